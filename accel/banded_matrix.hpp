@@ -1,0 +1,64 @@
+#pragma once
+// Q1 9-point band storage for a batch of macros on one level (design.md §4, §7).
+//
+// A macro at level L is a tensor-product grid of n x n nodes, n = 2^L + 1, numbered
+// lexicographically: node (i, j) has index i + j*n, i along the macro's local x direction
+// (vertex 0 -> vertex 1), j along local y (vertex 0 -> vertex 3). The bilinear element couples a
+// node to its 8 neighbours, so every row has at most 9 entries, at the offsets
+//     dj*n + di,  di, dj in {-1, 0, 1}.
+// Band k = (dj + 1)*3 + (di + 1) holds, for every row r, the entry A(r, r + dj*n + di). Entries
+// whose column would leave the grid (a neighbour across the macro boundary) are stored as 0, so
+// kernels may read the band everywhere and only guard the vector access at the first and last
+// n+1 rows.
+//
+// All macros of a batch have the same level and are stored one after another inside every band
+// (struct of arrays): band[k][m*n*n + r]. One contiguous array per band is what lets a single
+// kernel launch (or one vectorised loop) run over every macro of a rank.
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace quilt::accel {
+
+inline constexpr int kBands = 9;
+inline constexpr int kCentre = 4;
+
+/// Band index of the stencil position (di, dj), di, dj in {-1, 0, 1}.
+constexpr int band_index(int di, int dj) { return (dj + 1) * 3 + (di + 1); }
+/// Row offset of band k on a grid with n nodes per side.
+constexpr std::ptrdiff_t band_offset(int k, int n) {
+  return static_cast<std::ptrdiff_t>(k / 3 - 1) * n + (k % 3 - 1);
+}
+/// Nodes per macro side on level L.
+constexpr int nodes_per_side(int level) { return (1 << level) + 1; }
+
+template <class T>
+struct BandedMatrix {
+  int macros = 0;  ///< macros in the batch
+  int n = 0;       ///< nodes per macro side
+  std::array<std::vector<T>, kBands> band;
+
+  BandedMatrix() = default;
+  BandedMatrix(int macros_, int n_) : macros(macros_), n(n_) {
+    for (auto& b : band) b.assign(rows(), T(0));
+  }
+  std::size_t rows_per_macro() const { return static_cast<std::size_t>(n) * n; }
+  std::size_t rows() const { return rows_per_macro() * macros; }
+
+  T& at(int k, int macro, std::size_t row) { return band[k][macro * rows_per_macro() + row]; }
+  const T& at(int k, int macro, std::size_t row) const {
+    return band[k][macro * rows_per_macro() + row];
+  }
+
+  /// The same matrix with entries converted to U (e.g. double -> float for the local layer).
+  template <class U>
+  BandedMatrix<U> converted() const {
+    BandedMatrix<U> out(macros, n);
+    for (int k = 0; k < kBands; ++k)
+      for (std::size_t r = 0; r < rows(); ++r) out.band[k][r] = static_cast<U>(band[k][r]);
+    return out;
+  }
+};
+
+}  // namespace quilt::accel

@@ -1,0 +1,75 @@
+#pragma once
+// The local layer's one interface (design.md §7): given the per-level banded matrices of all
+// macros of a rank, approximately solve A_i c_i = d_i for every macro i at once.
+//
+// The matrices are the *local matrices* of design.md §2 (principal submatrices of the global
+// assembled matrix on a macro's nodes, Dirichlet rows as unit rows), on the levels
+// coarse..fine of the macro hierarchy. The solver owns converted copies (float or double, host
+// or device) made once in setup(); solve() moves the defect in and the correction out once.
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+
+namespace quilt::accel {
+
+enum class Target { cpu, cuda };
+enum class Precision { float64, float32 };
+
+Target parse_target(const std::string& s);        ///< "cpu" | "cuda", else AccelError
+Precision parse_precision(const std::string& s);  ///< "double" | "float", else AccelError
+std::string to_string(Target t);
+std::string to_string(Precision p);
+
+/// Failure of the local layer: bad parameters, no CUDA device, a failed CUDA call.
+class AccelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parameters of the local multigrid V(pre_smooth, post_smooth) cycle.
+struct LocalSolverParams {
+  Target target = Target::cpu;
+  Precision precision = Precision::float64;
+  int pre_smooth = 4;            ///< damped Jacobi steps before restriction
+  int post_smooth = 4;           ///< damped Jacobi steps after prolongation
+  double jacobi_damping = 0.7;   ///< omega in x += omega D^{-1} (b - A x)
+  int max_cycles = 1;            ///< V-cycles per solve (the cap, when digits > 0)
+  double digits = 0.0;           ///< > 0: cycle until every macro's defect dropped 10^-digits
+  int device = -1;               ///< cuda: device ordinal, -1 = first visible device
+};
+
+/// What the last solve() did.
+struct LocalSolveStats {
+  int cycles = 0;                ///< V-cycles run
+  double worst_reduction = 0.0;  ///< max over macros of |d_final| / |d_initial| (0 if not measured)
+};
+
+class LocalSolver {
+ public:
+  virtual ~LocalSolver() = default;
+
+  /// levels.front() is the coarsest local level (solved directly: a dense LU per macro,
+  /// factorised here, once); levels.back() is the level solve() works on. Consecutive levels
+  /// satisfy n_{k+1} = 2 n_k - 1 and hold the same macros.
+  virtual void setup(const std::vector<const BandedMatrix<double>*>& levels) = 0;
+
+  /// defect and correction hold macros * n * n values (n of the finest level), macro-major.
+  /// The correction is overwritten (zero initial guess).
+  virtual void solve(const double* defect, double* correction) = 0;
+
+  virtual LocalSolveStats last_stats() const = 0;
+  virtual std::string description() const = 0;  ///< e.g. "cpu/float V(4,4)"
+};
+
+/// The implementation for params.target / params.precision. Throws AccelError if the cuda target
+/// is asked for without a CUDA build or without a device, before any work is done.
+std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params);
+
+/// Number of CUDA devices visible to this process; 0 without a CUDA build.
+int cuda_device_count();
+
+}  // namespace quilt::accel
