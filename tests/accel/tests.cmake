@@ -1,1 +1,20 @@
-# filled in with the accel suites
+# The accel suites. Included from tests/CMakeLists.txt (full project) and from
+# accel/CMakeLists.txt (standalone accel build: no MPI, no toolkit), so targets are defined
+# directly and link quilt_accel alone.
+add_executable(test_accel_cpu
+  ${CMAKE_CURRENT_LIST_DIR}/test_band_kernels.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_grid_transfer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_dense_lu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_galerkin.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_local_multigrid.cpp)
+target_link_libraries(test_accel_cpu PRIVATE quilt_accel GTest::gtest_main)
+add_test(NAME test_accel_cpu COMMAND test_accel_cpu)
+set_tests_properties(test_accel_cpu PROPERTIES LABELS "serial;accel" TIMEOUT 120)
+
+# The benchmark's quick mode: it must run and print its table.
+add_test(NAME bench_local_quick COMMAND quilt-bench-local --quick)
+set_tests_properties(bench_local_quick PROPERTIES LABELS "serial;accel" TIMEOUT 120)
+
+if(QUILT_HAVE_CUDA AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda_tests.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/cuda_tests.cmake)
+endif()

@@ -1,1 +1,1 @@
-# filled in with the fem suites
+quilt_serial_test(test_fem fem/test_scalar_operators.cpp)

@@ -1,1 +1,1 @@
-# filled in with the parallel suites
+quilt_mpi_test(test_parallel parallel/test_shared_nodes.cpp)

@@ -1,1 +1,2 @@
-# filled in with the solvers suites
+quilt_serial_test(test_krylov solvers/test_krylov.cpp)
+quilt_mpi_test(test_scarc solvers/test_scarc.cpp)

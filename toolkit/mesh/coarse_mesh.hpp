@@ -37,6 +37,11 @@ struct CoarseMesh {
   std::vector<std::vector<int>> vertex_cells;   ///< cells around each vertex, ascending
   std::vector<std::vector<int>> vertex_parts;   ///< boundary parts touching each vertex
 
+  // Provenance for messages (optional, set by read_msh): the file line of each cell and of each
+  // entry of build_topology()'s `boundary`, so topology errors read "file:line: ...".
+  std::vector<int> cell_lines;
+  std::vector<int> boundary_lines;
+
   int num_cells() const { return static_cast<int>(cells.size()); }
   int num_edges() const { return static_cast<int>(edges.size()); }
   int num_vertices() const { return static_cast<int>(vertices.size()); }

@@ -1,0 +1,41 @@
+#pragma once
+// Direct solver of the coarsest local level (design.md §7): one dense LU factorisation with
+// partial pivoting per macro, P A = L U, computed once in double and stored in T, so the solve
+// in the cycle runs in the local layer's precision on data that is never refactorised.
+
+#include <cstddef>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+
+namespace quilt::accel::cpu {
+
+template <class T>
+class BatchedDenseLU {
+ public:
+  BatchedDenseLU() = default;
+
+  /// Factorises every macro of a banded batch (its dense size is n*n). Throws AccelError when a
+  /// macro's matrix is singular (a zero pivot column).
+  void factorise(const BandedMatrix<double>& A);
+
+  /// Factorises macros dense row-major size x size matrices stored one after another.
+  void factorise(int macros, int size, const double* dense);
+
+  /// x = A^{-1} b on every macro; b and x hold macros * size values and may be the same array.
+  void solve(const T* b, T* x) const;
+
+  int macros() const { return macros_; }
+  int size() const { return size_; }
+
+ private:
+  /// Factorises the dense matrix of one macro held in work (destroyed) into its slot.
+  void store(int macro, std::vector<double>& work);
+
+  int macros_ = 0;
+  int size_ = 0;
+  std::vector<T> lu_;       ///< per macro: unit lower L below, U on and above the diagonal
+  std::vector<int> pivot_;  ///< per macro: row k was swapped with row pivot[k] at step k
+};
+
+}  // namespace quilt::accel::cpu

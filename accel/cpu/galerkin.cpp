@@ -1,0 +1,73 @@
+#include "accel/cpu/galerkin.hpp"
+
+#include <string>
+
+#include "accel/local_solver.hpp"
+
+namespace quilt::accel::cpu {
+
+BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine) {
+  const int nf = fine.n;
+  if (nf < 3 || nf % 2 == 0)
+    throw AccelError("galerkin_coarse: the fine grid needs an odd n >= 3, got " +
+                     std::to_string(nf));
+  const int nc = (nf + 1) / 2;
+  BandedMatrix<double> coarse(fine.macros, nc);
+  // 1D weights of the bilinear P: fine node 2i + a takes w[a + 1] of coarse node i.
+  constexpr double w[3] = {0.5, 1.0, 0.5};
+  for (int m = 0; m < fine.macros; ++m) {
+    const auto a = [&](int k, int i, int j) { return fine.at(k, m, i + std::size_t(j) * nf); };
+    for (int cj = 0; cj < nc; ++cj)
+      for (int ci = 0; ci < nc; ++ci) {
+        // v = P e_J on the 3x3 fine patch around (2ci, 2cj), then u = A v on the 5x5 patch.
+        double u[5][5] = {};
+        for (int b = -2; b <= 2; ++b)
+          for (int a5 = -2; a5 <= 2; ++a5) {
+            const int fi = 2 * ci + a5;
+            const int fj = 2 * cj + b;
+            if (fi < 0 || fi >= nf || fj < 0 || fj >= nf) continue;
+            double s = 0.0;
+            for (int k = 0; k < kBands; ++k) {
+              const int qa = a5 + k % 3 - 1;  // column offset from (2ci, 2cj)
+              const int qb = b + k / 3 - 1;
+              if (qa < -1 || qa > 1 || qb < -1 || qb > 1) continue;
+              if (fi + k % 3 - 1 < 0 || fi + k % 3 - 1 >= nf) continue;
+              if (fj + k / 3 - 1 < 0 || fj + k / 3 - 1 >= nf) continue;
+              s += a(k, fi, fj) * w[qa + 1] * w[qb + 1];
+            }
+            u[b + 2][a5 + 2] = s;
+          }
+        // A_c(I, J) = sum_p P(p, I) u(p) for the coarse neighbours I of J.
+        for (int dj = -1; dj <= 1; ++dj)
+          for (int di = -1; di <= 1; ++di) {
+            const int ii = ci + di;
+            const int ij = cj + dj;
+            if (ii < 0 || ii >= nc || ij < 0 || ij >= nc) continue;
+            double s = 0.0;
+            for (int b = -1; b <= 1; ++b)
+              for (int a3 = -1; a3 <= 1; ++a3) {
+                const int pa = 2 * di + a3;  // fine offset from (2ci, 2cj)
+                const int pb = 2 * dj + b;
+                if (pa < -2 || pa > 2 || pb < -2 || pb > 2) continue;
+                s += w[a3 + 1] * w[b + 1] * u[pb + 2][pa + 2];
+              }
+            coarse.at(band_index(-di, -dj), m, ii + std::size_t(ij) * nc) = s;
+          }
+      }
+    // Coarse nodes on fine Dirichlet rows keep the unit row.
+    for (int cj = 0; cj < nc; ++cj)
+      for (int ci = 0; ci < nc; ++ci) {
+        const int fi = 2 * ci;
+        const int fj = 2 * cj;
+        bool unit = true;
+        for (int k = 0; k < kBands; ++k)
+          if (k != kCentre && a(k, fi, fj) != 0.0) unit = false;
+        if (!unit) continue;
+        const std::size_t r = ci + std::size_t(cj) * nc;
+        for (int k = 0; k < kBands; ++k) coarse.at(k, m, r) = k == kCentre ? a(k, fi, fj) : 0.0;
+      }
+  }
+  return coarse;
+}
+
+}  // namespace quilt::accel::cpu

@@ -1,0 +1,190 @@
+#include "accel/cpu/local_multigrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/grid_transfer.hpp"
+
+namespace quilt::accel {
+namespace {
+
+void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
+  if (levels.empty()) throw AccelError("local multigrid setup: no levels given");
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>* A = levels[k];
+    const std::string where = "local multigrid setup: level " + std::to_string(k);
+    if (A == nullptr) throw AccelError(where + " is null");
+    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
+    for (const auto& band : A->band)
+      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
+    if (A->macros != levels.front()->macros)
+      throw AccelError(where + " holds a different number of macros than level 0");
+    if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
+      throw AccelError(where + ": n = " + std::to_string(A->n) +
+                       " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
+  }
+}
+
+/// 2-norm of each macro's block of v, accumulated in double.
+template <class T>
+void macro_norms(const T* v, std::size_t per_macro, std::vector<double>& norms) {
+  for (std::size_t m = 0; m < norms.size(); ++m) {
+    const T* vm = v + m * per_macro;
+    double s = 0.0;
+    for (std::size_t r = 0; r < per_macro; ++r) s += static_cast<double>(vm[r]) * vm[r];
+    norms[m] = std::sqrt(s);
+  }
+}
+
+}  // namespace
+
+template <class T>
+CpuLocalMultigrid<T>::CpuLocalMultigrid(const LocalSolverParams& params) : params_(params) {}
+
+template <class T>
+void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>& levels) {
+  check_levels(levels);
+  // Built aside and moved in at the end, so a setup that throws leaves the solver as it was.
+  std::vector<Level> built(levels.size());
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>& src = *levels[k];
+    Level& l = built[k];
+    l.n = src.n;
+    l.rows = src.rows();
+    for (std::size_t r = 0; r < l.rows; ++r) {
+      bool unit = true;
+      for (int b = 0; b < kBands; ++b)
+        if (b != kCentre && src.band[b][r] != 0.0) unit = false;
+      if (unit) l.dirichlet.push_back(r);
+    }
+    l.b.assign(l.rows, T(0));
+    l.x[0].assign(l.rows, T(0));
+    if (k == 0) continue;
+    l.A = src.template converted<T>();
+    l.inv_diag.resize(l.rows);
+    for (std::size_t r = 0; r < l.rows; ++r) {
+      const double diag = src.band[kCentre][r];
+      if (diag == 0.0 || !std::isfinite(diag))
+        throw AccelError("local multigrid setup: level " + std::to_string(k) + ", macro " +
+                         std::to_string(r / src.rows_per_macro()) + ", row " +
+                         std::to_string(r % src.rows_per_macro()) +
+                         " has a zero or non-finite diagonal (Jacobi needs D^{-1})");
+      l.inv_diag[r] = static_cast<T>(1.0 / diag);
+    }
+    l.x[1].assign(l.rows, T(0));
+    l.d.assign(l.rows, T(0));
+  }
+  cpu::BatchedDenseLU<T> lu;
+  lu.factorise(*levels.front());
+  macros_ = levels.front()->macros;
+  levels_ = std::move(built);
+  coarse_lu_ = std::move(lu);
+  initial_norms_.assign(macros_, 0.0);
+  norms_.assign(macros_, 0.0);
+  stats_ = {};
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::smooth(Level& l, int steps, bool x_is_zero) {
+  const T omega = static_cast<T>(params_.jacobi_damping);
+  for (int s = 0; s < steps; ++s) {
+    T* x = l.x[l.current].data();
+    if (s == 0 && x_is_zero) {
+      // The step from x = 0: b - A x is b itself, so the sweep needs no product with A.
+      const T* __restrict b = l.b.data();
+      const T* __restrict inv_diag = l.inv_diag.data();
+      T* __restrict xr = x;
+      for (std::size_t r = 0; r < l.rows; ++r) xr[r] = omega * inv_diag[r] * b[r];
+    } else {
+      cpu::jacobi_sweep(l.A, l.inv_diag.data(), omega, l.b.data(), x, l.x[1 - l.current].data());
+      l.current = 1 - l.current;
+    }
+  }
+  if (steps == 0 && x_is_zero) std::fill(l.x[l.current].begin(), l.x[l.current].end(), T(0));
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
+  Level& l = levels_[k];
+  if (k == 0) {
+    l.current = 0;
+    coarse_lu_.solve(l.b.data(), l.x[0].data());
+    // Below the finest level b is 0 at these rows (the caller zeroed it), so the exact solution
+    // is 0 there; pivoting may leave round-off instead, which P would carry into the Dirichlet
+    // nodes of the finer levels.
+    if (levels_.size() > 1)
+      for (std::size_t r : l.dirichlet) l.x[0][r] = T(0);
+    return;
+  }
+  smooth(l, params_.pre_smooth, x_is_zero);
+  T* x = l.x[l.current].data();
+  cpu::defect(l.A, l.b.data(), x, l.d.data());
+  for (std::size_t r : l.dirichlet) l.d[r] = T(0);
+  Level& c = levels_[k - 1];
+  cpu::restrict_transpose(macros_, c.n, l.d.data(), c.b.data());
+  for (std::size_t r : c.dirichlet) c.b[r] = T(0);
+  vcycle(k - 1, true);
+  cpu::prolongate_add(macros_, c.n, c.x[c.current].data(), x);
+  smooth(l, params_.post_smooth, false);
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::finest_defect_norms() {
+  Level& f = levels_.back();
+  if (levels_.size() == 1) {
+    // One level is a direct solve: the defect is round-off, not worth a product with A.
+    std::fill(norms_.begin(), norms_.end(), 0.0);
+    return;
+  }
+  cpu::defect(f.A, f.b.data(), f.x[f.current].data(), f.d.data());
+  macro_norms(f.d.data(), f.rows / macros_, norms_);
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
+  if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
+  Level& f = levels_.back();
+  std::transform(defect, defect + f.rows, f.b.begin(), [](double v) { return static_cast<T>(v); });
+  const int finest = static_cast<int>(levels_.size()) - 1;
+  const bool measure = params_.digits > 0.0;
+  const double target = std::pow(10.0, -params_.digits);
+  if (measure) macro_norms(f.b.data(), f.rows / macros_, initial_norms_);
+  stats_ = {};
+  for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) {
+    vcycle(finest, cycle == 1);
+    stats_.cycles = cycle;
+    if (!measure) continue;
+    finest_defect_norms();
+    bool done = true;
+    double worst = 0.0;
+    for (int m = 0; m < macros_; ++m) {
+      if (!(norms_[m] <= target * initial_norms_[m])) done = false;
+      // Written so that a NaN defect shows up in the stats instead of being skipped by max().
+      const double ratio = initial_norms_[m] > 0.0 ? norms_[m] / initial_norms_[m] : 0.0;
+      if (!(ratio <= worst)) worst = ratio;
+    }
+    stats_.worst_reduction = worst;
+    if (done) break;
+  }
+  const std::vector<T>& x = f.x[f.current];
+  std::transform(x.begin(), x.end(), correction, [](T v) { return static_cast<double>(v); });
+}
+
+template <class T>
+std::string CpuLocalMultigrid<T>::description() const {
+  std::ostringstream s;
+  s << "cpu/" << to_string(std::is_same_v<T, float> ? Precision::float32 : Precision::float64)
+    << " V(" << params_.pre_smooth << "," << params_.post_smooth << ") jacobi("
+    << params_.jacobi_damping << ")";
+  return s.str();
+}
+
+template class CpuLocalMultigrid<float>;
+template class CpuLocalMultigrid<double>;
+
+}  // namespace quilt::accel

@@ -1,0 +1,79 @@
+#include "accel/local_solver.hpp"
+
+#include <cmath>
+
+#include "accel/cpu/local_multigrid.hpp"
+#ifdef QUILT_HAVE_CUDA
+#include "accel/cuda/cuda_local_solver.hpp"
+#endif
+
+namespace quilt::accel {
+namespace {
+
+void check_params(const LocalSolverParams& p) {
+  if (p.pre_smooth < 0)
+    throw AccelError("solver.local.pre_smooth must be >= 0, got " + std::to_string(p.pre_smooth));
+  if (p.post_smooth < 0)
+    throw AccelError("solver.local.post_smooth must be >= 0, got " + std::to_string(p.post_smooth));
+  // Damped Jacobi converges on an SPD matrix only for omega in (0, 2 / lambda_max(D^{-1} A)).
+  if (!(p.jacobi_damping > 0.0 && p.jacobi_damping < 2.0))
+    throw AccelError("solver.local.jacobi_damping must lie in (0, 2), got " +
+                     std::to_string(p.jacobi_damping));
+  if (p.max_cycles < 1)
+    throw AccelError("solver.local.max_cycles must be >= 1, got " + std::to_string(p.max_cycles));
+  if (!(p.digits >= 0.0) || !std::isfinite(p.digits))
+    throw AccelError("solver.local.digits must be a finite number >= 0, got " +
+                     std::to_string(p.digits));
+  if (p.device < -1)
+    throw AccelError("solver.local.device must be -1 (first visible) or a device ordinal, got " +
+                     std::to_string(p.device));
+}
+
+}  // namespace
+
+Target parse_target(const std::string& s) {
+  if (s == "cpu") return Target::cpu;
+  if (s == "cuda") return Target::cuda;
+  throw AccelError("solver.local.target: unknown target '" + s + "' (expected cpu or cuda)");
+}
+
+Precision parse_precision(const std::string& s) {
+  if (s == "double") return Precision::float64;
+  if (s == "float") return Precision::float32;
+  throw AccelError("solver.local.precision: unknown precision '" + s +
+                   "' (expected double or float)");
+}
+
+std::string to_string(Target t) {
+  return t == Target::cuda ? "cuda" : "cpu";
+}
+
+std::string to_string(Precision p) {
+  return p == Precision::float32 ? "float" : "double";
+}
+
+std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params) {
+  check_params(params);
+  if (params.target == Target::cuda) {
+#ifdef QUILT_HAVE_CUDA
+    return make_cuda_local_solver(params);
+#else
+    throw AccelError(
+        "solver.local.target=cuda: this build has no CUDA support (nvcc was not found at "
+        "configure time)");
+#endif
+  }
+  if (params.precision == Precision::float32)
+    return std::make_unique<CpuLocalMultigrid<float>>(params);
+  return std::make_unique<CpuLocalMultigrid<double>>(params);
+}
+
+int cuda_device_count() {
+#ifdef QUILT_HAVE_CUDA
+  return cuda_visible_devices();
+#else
+  return 0;
+#endif
+}
+
+}  // namespace quilt::accel

@@ -1,0 +1,236 @@
+// quilt-bench-local: how close the local layer's cpu target comes to the memory bandwidth of one
+// core. Prints one Markdown table with
+//   (1) a STREAM-like triad a = b + s c (the attainable bandwidth),
+//   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
+//       and its ratio to the triad,
+//   (3) the time per unknown of one local V(4,4) cycle on a batch of Q1 Laplacians.
+// Every working set is a multiple of the last-level cache, so the figures are memory figures.
+//
+//   quilt-bench-local [--quick]     --quick: small sizes and few repetitions (a smoke run)
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "accel/cpu/band_kernels.hpp"
+#include "accel/local_solver.hpp"
+
+namespace {
+
+using quilt::accel::BandedMatrix;
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  bool quick = false;
+  std::size_t working_set = 0;  ///< bytes each measurement streams through
+  int reps = 0;
+  int cycle_reps = 0;
+  std::vector<int> levels;
+  int coarse_level = 2;
+};
+
+std::size_t last_level_cache() {
+  long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return llc > 0 ? static_cast<std::size_t>(llc) : std::size_t(32) << 20;
+}
+
+template <class F>
+double best_seconds(int reps, F&& f) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+/// Keeps a result alive so the compiler cannot drop the loop that produced it.
+template <class T>
+void keep(const T* p) {
+  asm volatile("" : : "r"(p) : "memory");
+}
+
+/// Triad bandwidth in bytes/s, counting the 3 arrays once each (no write-allocate).
+double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
+  const std::size_t len = cfg.working_set / 3 / sizeof(double);
+  *array_bytes = len * sizeof(double);
+  std::vector<double> a(len, 0.0), b(len, 1.0), c(len, 2.0);
+  const double s = 3.0;
+  const double t = best_seconds(cfg.reps, [&] {
+    double* __restrict pa = a.data();
+    const double* __restrict pb = b.data();
+    const double* __restrict pc = c.data();
+    for (std::size_t i = 0; i < len; ++i) pa[i] = pb[i] + s * pc[i];
+    keep(pa);
+  });
+  return 3.0 * static_cast<double>(*array_bytes) / t;
+}
+
+/// The local Q1 Laplacian (8/3, -1/3), Dirichlet unit rows all round, macro m scaled by 1 + m.
+template <class T>
+BandedMatrix<T> q1_batch(int level, int macros) {
+  const int n = quilt::accel::nodes_per_side(level);
+  BandedMatrix<T> A(macros, n);
+  for (int m = 0; m < macros; ++m)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const std::size_t r = i + static_cast<std::size_t>(j) * n;
+        if (i == 0 || j == 0 || i == n - 1 || j == n - 1) {
+          A.at(quilt::accel::kCentre, m, r) = T(1);
+          continue;
+        }
+        for (int k = 0; k < quilt::accel::kBands; ++k)
+          A.at(k, m, r) =
+              static_cast<T>((k == quilt::accel::kCentre ? 8.0 / 3.0 : -1.0 / 3.0) * (1.0 + m));
+      }
+  return A;
+}
+
+int macros_for(const Config& cfg, std::size_t bytes_per_macro) {
+  return static_cast<int>(
+      std::max<std::size_t>(1, (cfg.working_set + bytes_per_macro - 1) / bytes_per_macro));
+}
+
+struct SpmvResult {
+  int macros = 0;
+  double bytes_per_second = 0.0;
+  double seconds_per_row = 0.0;
+};
+
+template <class T>
+SpmvResult spmv_bandwidth(const Config& cfg, int level) {
+  const std::size_t n = quilt::accel::nodes_per_side(level);
+  const std::size_t bytes_per_row = (quilt::accel::kBands + 2) * sizeof(T);
+  SpmvResult res;
+  res.macros = macros_for(cfg, bytes_per_row * n * n);
+  const BandedMatrix<T> A = q1_batch<T>(level, res.macros);
+  std::vector<T> x(A.rows(), T(1)), y(A.rows(), T(0));
+  const double t = best_seconds(cfg.reps, [&] {
+    quilt::accel::cpu::spmv(A, x.data(), y.data());
+    keep(y.data());
+  });
+  res.bytes_per_second = static_cast<double>(bytes_per_row * A.rows()) / t;
+  res.seconds_per_row = t / static_cast<double>(A.rows());
+  return res;
+}
+
+struct CycleResult {
+  int macros = 0;
+  double ns_per_unknown = 0.0;
+};
+
+CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::Precision precision) {
+  const std::size_t n = quilt::accel::nodes_per_side(level);
+  const std::size_t t_size = precision == quilt::accel::Precision::float32 ? 4 : 8;
+  // The solver's finest level: 9 bands, 1/diag, b, two iterates and a defect.
+  CycleResult res;
+  res.macros = macros_for(cfg, 14 * t_size * n * n);
+  quilt::accel::LocalSolverParams p;
+  p.precision = precision;
+  p.max_cycles = 1;
+  auto solver = quilt::accel::make_local_solver(p);
+  {
+    std::vector<BandedMatrix<double>> hierarchy;
+    for (int L = cfg.coarse_level; L <= level; ++L)
+      hierarchy.push_back(q1_batch<double>(L, res.macros));
+    std::vector<const BandedMatrix<double>*> levels;
+    for (const auto& A : hierarchy) levels.push_back(&A);
+    solver->setup(levels);  // the solver keeps its own converted copies
+  }
+  const std::size_t rows = n * n * res.macros;
+  std::vector<double> d(rows), c(rows);
+  for (std::size_t r = 0; r < rows; ++r) d[r] = static_cast<double>((r * 7919) % 1000) * 1e-3;
+  const double t = best_seconds(cfg.cycle_reps, [&] { solver->solve(d.data(), c.data()); });
+  res.ns_per_unknown = t / static_cast<double>(rows) * 1e9;
+  return res;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      cfg.quick = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  const std::size_t llc = last_level_cache();
+  if (cfg.quick) {
+    cfg.working_set = std::size_t(24) << 20;
+    cfg.reps = 2;
+    cfg.cycle_reps = 1;
+    cfg.levels = {5, 6};
+  } else {
+    cfg.working_set = std::max(std::size_t(192) << 20, 4 * llc);
+    cfg.reps = 8;
+    cfg.cycle_reps = 3;
+    cfg.levels = {8, 9, 10};
+  }
+
+  std::size_t array_bytes = 0;
+  const double triad = triad_bandwidth(cfg, &array_bytes);
+
+  std::printf("# quilt-bench-local%s: one thread, last-level cache %.0f MiB\n\n",
+              cfg.quick ? " --quick" : "", llc / 1048576.0);
+  std::printf("| measurement | level | precision | macros | working set | result | vs triad |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| triad a = b + s c (3 arrays) | - | double | - | 3 x %.0f MiB | %.2f GB/s | 100%% |\n",
+      array_bytes / 1048576.0, triad * 1e-9);
+  std::printf(
+      "| triad, write-allocate counted (4 arrays) | - | double | - | 3 x %.0f MiB | %.2f GB/s "
+      "| - |\n",
+      array_bytes / 1048576.0, triad * 4.0 / 3.0 * 1e-9);
+
+  struct Row {
+    int level;
+    const char* precision;
+    SpmvResult spmv;
+  };
+  std::vector<Row> spmv_rows;
+  for (int L : cfg.levels) {
+    spmv_rows.push_back({L, "double", spmv_bandwidth<double>(cfg, L)});
+    spmv_rows.push_back({L, "float", spmv_bandwidth<float>(cfg, L)});
+  }
+  for (const Row& r : spmv_rows) {
+    const std::size_t n = quilt::accel::nodes_per_side(r.level);
+    const std::size_t t_size = std::strcmp(r.precision, "float") == 0 ? 4 : 8;
+    std::printf("| banded SpMV, 11 streams | %d | %s | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
+                r.level, r.precision, r.spmv.macros,
+                11.0 * t_size * n * n * r.spmv.macros / 1048576.0, r.spmv.bytes_per_second * 1e-9,
+                100.0 * r.spmv.bytes_per_second / triad);
+  }
+  for (int L : cfg.levels) {
+    for (auto prec : {quilt::accel::Precision::float64, quilt::accel::Precision::float32}) {
+      const CycleResult cyc = vcycle_time(cfg, L, prec);
+      const bool is_float = prec == quilt::accel::Precision::float32;
+      const auto it = std::find_if(spmv_rows.begin(), spmv_rows.end(), [&](const Row& r) {
+        return r.level == L && std::strcmp(r.precision, is_float ? "float" : "double") == 0;
+      });
+      const std::size_t n = quilt::accel::nodes_per_side(L);
+      std::printf(
+          "| local V(4,4) cycle (levels %d..%d) | %d | %s | %d | %.0f MiB | %.2f ns/unknown "
+          "(= %.1f SpMV) | - |\n",
+          cfg.coarse_level, L, L, quilt::accel::to_string(prec).c_str(), cyc.macros,
+          14.0 * (is_float ? 4 : 8) * n * n * cyc.macros / 1048576.0, cyc.ns_per_unknown,
+          cyc.ns_per_unknown * 1e-9 / it->spmv.seconds_per_row);
+    }
+  }
+  std::printf(
+      "\nSpMV bytes = (9 bands + x + y) * sizeof(T) * rows; the triad counts a, b, c once "
+      "each. A V-cycle solve includes the double->T defect and T->double correction "
+      "conversion; \"= k SpMV\" is its time in SpMVs of the same level and precision.\n");
+  return 0;
+}

@@ -1,0 +1,113 @@
+// The two-layer ScaRC solver on the Poisson problem, at every rank count ctest runs (1, 2, 4):
+// convergence order of the discretisation, level-independent iteration counts, mixed precision,
+// every outer solver, the direct coarse solve, and bitwise reproducibility.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "solvers/poisson_problem.hpp"
+#include "solvers/solver_error.hpp"
+
+using namespace quilt;
+
+namespace {
+
+PoissonParams params(const std::string& mesh, const std::string& solution, int level) {
+  PoissonParams p;
+  p.mesh_file = std::string(QUILT_SOURCE_DIR) + "/meshes/" + mesh;
+  p.solution = solution;
+  p.level = level;
+  p.solver = "cg";
+  p.krylov.rel_tol = 1e-8;
+  p.krylov.max_iter = 60;
+  // A small coarse grid, so the global multigrid really has several levels even here.
+  p.coarse_threshold = 100;
+  return p;
+}
+
+PoissonResult solve(const PoissonParams& p) { return solve_poisson(p, Communicator()); }
+
+}  // namespace
+
+TEST(ScaRC, SecondOrderL2ConvergenceOnTheFourByTwoSquare) {
+  double previous_l2 = 0, previous_h1 = 0;
+  for (int level = 2; level <= 6; ++level) {
+    const PoissonResult r = solve(params("unit_square_4x2.msh", "sin_sin", level));
+    EXPECT_TRUE(r.solve.converged);
+    if (level >= 3) {
+      EXPECT_NEAR(previous_l2 / r.l2_error, 4.0, 0.4) << "level " << level;
+      EXPECT_NEAR(previous_h1 / r.h1_error, 2.0, 0.2) << "level " << level;
+    }
+    previous_l2 = r.l2_error;
+    previous_h1 = r.h1_error;
+  }
+}
+
+TEST(ScaRC, SecondOrderL2ConvergenceOnTheUnstructuredMesh) {
+  std::vector<double> l2;
+  for (int level = 2; level <= 6; ++level)
+    l2.push_back(solve(params("unit_square_unstructured.msh", "exp_sin", level)).l2_error);
+  for (std::size_t k = 2; k < l2.size(); ++k)
+    EXPECT_NEAR(std::log2(l2[k - 1] / l2[k]), 2.0, 0.15) << "level " << k + 2;
+}
+
+TEST(ScaRC, IterationsDoNotGrowWithTheLevel) {
+  for (const char* mesh : {"unit_square_4x2.msh", "unit_square_unstructured.msh"}) {
+    int lowest = 1000, highest = 0;
+    for (int level = 3; level <= 7; ++level) {
+      const PoissonResult r = solve(params(mesh, "exp_sin", level));
+      lowest = std::min(lowest, r.solve.iterations);
+      highest = std::max(highest, r.solve.iterations);
+    }
+    EXPECT_LE(highest - lowest, 2) << mesh;
+    EXPECT_LE(highest, 15) << mesh;
+  }
+}
+
+TEST(ScaRC, FloatLocalSolvesCostAtMostOneExtraIteration) {
+  for (const char* mesh : {"unit_square_4x2.msh", "unit_square_unstructured.msh"}) {
+    PoissonParams p = params(mesh, "exp_sin", 6);
+    const PoissonResult r_double = solve(p);
+    p.multigrid.local.precision = accel::Precision::float32;
+    const PoissonResult r_float = solve(p);
+    EXPECT_LE(r_float.solve.iterations, r_double.solve.iterations + 1) << mesh;
+    EXPECT_LE(r_float.solve.relative_residual(), 1e-8);
+    EXPECT_NEAR(r_float.l2_error, r_double.l2_error, 1e-6 * r_double.l2_error);
+  }
+}
+
+TEST(ScaRC, EveryOuterSolverConverges) {
+  for (const char* solver : {"cg", "bicgstab", "fgmres", "mg"}) {
+    PoissonParams p = params("unit_square_unstructured.msh", "exp_sin", 5);
+    p.solver = solver;
+    const PoissonResult r = solve(p);
+    EXPECT_TRUE(r.solve.converged) << solver;
+    EXPECT_LE(r.solve.relative_residual(), 1e-8) << solver;
+    EXPECT_LE(r.solve.iterations, std::string(solver) == "mg" ? 30 : 15) << solver;
+  }
+}
+
+TEST(ScaRC, CoarseGridSolveIsExact) {
+  PoissonParams p = params("unit_square_unstructured.msh", "exp_sin", 0);
+  p.solver = "mg";
+  p.krylov.rel_tol = 1e-13;
+  const PoissonResult r = solve(p);
+  EXPECT_EQ(r.solve.iterations, 1);
+  EXPECT_LE(r.solve.relative_residual(), 1e-13);
+}
+
+TEST(ScaRC, TwoRunsAreBitwiseIdentical) {
+  const PoissonParams p = params("unit_square_unstructured.msh", "exp_sin", 5);
+  const PoissonResult a = solve(p);
+  const PoissonResult b = solve(p);
+  EXPECT_EQ(a.checksum, b.checksum);
+  ASSERT_EQ(a.solution.size(), b.solution.size());
+  EXPECT_EQ(0, std::memcmp(a.solution.data(), b.solution.data(), a.solution.size() * sizeof(double)));
+}
+
+TEST(ScaRC, IterationCapIsReportedAsAnError) {
+  PoissonParams p = params("unit_square_4x2.msh", "sin_sin", 5);
+  p.krylov.max_iter = 1;
+  EXPECT_THROW(solve(p), SolverError);
+}

@@ -1,0 +1,40 @@
+#pragma once
+// The isoparametric bilinear (Q1) quadrilateral: shape functions on the reference square
+// [-1,1]^2, the bilinear map to the physical element, its Jacobian, and 2- and 3-point
+// Gauss-Legendre rules (exact for the Q1 mass matrix on any quadrilateral: phi_i phi_j det J is
+// cubic in each reference variable, since det J is affine in each).
+
+#include <array>
+
+namespace quilt {
+
+/// One Gauss point: reference coordinates and weight.
+struct GaussPoint {
+  double xi, eta, weight;
+};
+
+/// Tensor-product Gauss-Legendre rule with `points` points per direction (2 or 3).
+std::array<GaussPoint, 4> gauss2x2();
+std::array<GaussPoint, 9> gauss3x3();
+
+/// Local vertex a of the element has reference corner (XI[a], ETA[a]) and grid offset
+/// (DI[a], DJ[a]) from the element's lower-left node: counterclockwise 0:(0,0) 1:(1,0) 2:(1,1)
+/// 3:(0,1).
+inline constexpr std::array<int, 4> kQ1DI = {0, 1, 1, 0};
+inline constexpr std::array<int, 4> kQ1DJ = {0, 0, 1, 1};
+
+/// Shape function values, physical gradients and the Jacobian determinant of a bilinear element
+/// at one reference point.
+struct Q1Point {
+  std::array<double, 4> phi;
+  std::array<double, 4> dphi_dx;
+  std::array<double, 4> dphi_dy;
+  double x, y;    ///< physical position
+  double det_j;   ///< > 0 for a counterclockwise, non-degenerate element
+};
+
+/// Evaluates the element with corners (x[a], y[a]), a = 0..3 counterclockwise, at (xi, eta).
+Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y, double xi,
+                    double eta);
+
+}  // namespace quilt

@@ -1,0 +1,40 @@
+#pragma once
+// Level vectors: all macros of a rank on one level, macro-major (macros * n * n doubles), as
+// plain std::vector<double>. Whether a vector is type-0 or type-1 (design.md §2) is a property
+// of how it was produced; the operations here are element-wise and do not care.
+
+#include <cstddef>
+#include <vector>
+
+namespace quilt {
+
+using LevelVector = std::vector<double>;
+
+/// y += a x
+inline void axpy(double a, const LevelVector& x, LevelVector& y) {
+  const std::size_t n = y.size();
+  for (std::size_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+/// y = x + b y
+inline void xpby(const LevelVector& x, double b, LevelVector& y) {
+  const std::size_t n = y.size();
+  for (std::size_t i = 0; i < n; ++i) y[i] = x[i] + b * y[i];
+}
+inline void scale(double a, LevelVector& x) {
+  for (double& v : x) v *= a;
+}
+/// z = x .* y (element-wise)
+inline void multiply(const LevelVector& x, const LevelVector& y, LevelVector& z) {
+  const std::size_t n = z.size();
+  for (std::size_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+}
+
+/// Sets the entries of the Dirichlet nodes (mask 1) to zero: defects and corrections live in
+/// the space of functions vanishing there.
+inline void filter(const std::vector<char>& dirichlet, LevelVector& v) {
+  const std::size_t n = v.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (dirichlet[i]) v[i] = 0.0;
+}
+
+}  // namespace quilt

@@ -1,0 +1,28 @@
+#pragma once
+// The coarse mesh as one rank sees it: every rank holds the whole (small) coarse mesh, the
+// macro-to-rank map, and the list of macros it works on (design.md §3, §5).
+
+#include <vector>
+
+#include "mesh/chart.hpp"
+#include "mesh/coarse_mesh.hpp"
+#include "parallel/communicator.hpp"
+
+namespace quilt {
+
+struct DistributedMesh {
+  CoarseMesh mesh;
+  ChartMap charts;
+  std::vector<int> owner;        ///< rank of every macro
+  std::vector<int> macros;       ///< this rank's macros (global ids, ascending)
+  std::vector<int> local_index;  ///< global macro id -> index in `macros`, -1 if not ours
+  int rank = 0;
+  int ranks = 1;
+
+  int num_local() const { return static_cast<int>(macros.size()); }
+};
+
+/// Partitions with METIS (the same result on every rank) and picks this rank's macros.
+DistributedMesh distribute(CoarseMesh mesh, ChartMap charts, const Communicator& comm);
+
+}  // namespace quilt

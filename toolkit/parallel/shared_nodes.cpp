@@ -1,0 +1,238 @@
+#include "parallel/shared_nodes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mesh/macro_nodes.hpp"
+
+namespace quilt {
+namespace {
+
+constexpr int kExchangeTag = 7101;
+
+/// The bands that couple consecutive nodes along local edge k, in increasing grid index
+/// ("forward") and back.
+int forward_band(int k) {
+  return (k == 0 || k == 2) ? accel::band_index(1, 0) : accel::band_index(0, 1);
+}
+int backward_band(int k) {
+  return (k == 0 || k == 2) ? accel::band_index(-1, 0) : accel::band_index(0, -1);
+}
+
+}  // namespace
+
+SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, int level)
+    : dm_(&dm), comm_(&comm), level_(level), n_(accel::nodes_per_side(level)) {
+  const CoarseMesh& mesh = dm.mesh;
+  const int n = n_;
+  auto has_local = [&](const std::vector<int>& cells) {
+    return std::any_of(cells.begin(), cells.end(),
+                       [&](int c) { return dm.local_index[c] >= 0; });
+  };
+  auto make_copy = [&](int cell) {
+    Copy copy;
+    copy.cell = cell;
+    copy.rank = dm.owner[cell];
+    copy.local = dm.local_index[cell];
+    return copy;
+  };
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    const auto& cells = mesh.vertex_cells[v];
+    if (cells.size() < 2 || !has_local(cells)) continue;
+    Entity entity{false, v, {}};
+    for (int cell : cells) {
+      Copy copy = make_copy(cell);
+      copy.slot = static_cast<int>(std::find(mesh.cells[cell].begin(), mesh.cells[cell].end(), v) -
+                                   mesh.cells[cell].begin());
+      copy.base = static_cast<std::ptrdiff_t>(corner_node(n, copy.slot));
+      entity.copies.push_back(copy);
+    }
+    entities_.push_back(std::move(entity));
+  }
+  for (int e = 0; e < mesh.num_edges(); ++e) {
+    auto cells = mesh.edge_cells[e];
+    if (cells.size() < 2 || !has_local(cells)) continue;
+    std::sort(cells.begin(), cells.end());
+    Entity entity{true, e, {}};
+    for (int cell : cells) {
+      Copy copy = make_copy(cell);
+      const auto& ce = mesh.cell_edges[cell];
+      copy.slot = static_cast<int>(std::find(ce.begin(), ce.end(), e) - ce.begin());
+      const auto first = static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 1));
+      const auto second = static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 2));
+      copy.base = first;
+      copy.stride = n > 3 ? second - first : 0;
+      entity.copies.push_back(copy);
+    }
+    entities_.push_back(std::move(entity));
+  }
+
+  std::vector<int>& neighbour_of_rank = buffer_of_rank_;
+  neighbour_of_rank.assign(dm.ranks, -1);
+  for (int ei = 0; ei < static_cast<int>(entities_.size()); ++ei) {
+    std::vector<int> ranks;
+    for (const Copy& c : entities_[ei].copies)
+      if (c.rank != dm.rank) ranks.push_back(c.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (int r : ranks) {
+      if (neighbour_of_rank[r] < 0) {
+        neighbour_of_rank[r] = static_cast<int>(neighbours_.size());
+        neighbours_.push_back({r, {}});
+      }
+      neighbours_[neighbour_of_rank[r]].entities.push_back(ei);
+    }
+  }
+
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  multiplicity_.assign(size(), 1.0);
+  for (const Entity& entity : entities_) {
+    const int width = entity.edge ? n - 2 : 1;
+    for (const Copy& c : entity.copies) {
+      if (c.local < 0) continue;
+      for (int p = 0; p < width; ++p)
+        multiplicity_[c.local * nn + c.base + p * c.stride] =
+            static_cast<double>(entity.copies.size());
+    }
+  }
+  inverse_multiplicity_.resize(multiplicity_.size());
+  for (std::size_t i = 0; i < multiplicity_.size(); ++i)
+    inverse_multiplicity_[i] = 1.0 / multiplicity_[i];
+}
+
+template <class Width, class Pack>
+void SharedNodes::exchange(Width&& width, Pack&& pack, std::vector<std::vector<double>>& received,
+                           std::vector<std::vector<std::ptrdiff_t>>& offsets) const {
+  offsets.resize(entities_.size());
+  for (std::size_t ei = 0; ei < entities_.size(); ++ei)
+    offsets[ei].assign(entities_[ei].copies.size(), -1);
+  received.resize(neighbours_.size());
+  std::vector<std::vector<double>> sent(neighbours_.size());
+  RequestSet requests;
+  for (std::size_t ni = 0; ni < neighbours_.size(); ++ni) {
+    const Neighbour& nb = neighbours_[ni];
+    std::size_t recv_size = 0;
+    for (int ei : nb.entities) {
+      const Entity& entity = entities_[ei];
+      const std::size_t w = static_cast<std::size_t>(width(entity));
+      for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
+        const Copy& c = entity.copies[ci];
+        if (c.rank == nb.rank) {
+          offsets[ei][ci] = static_cast<std::ptrdiff_t>(recv_size);
+          recv_size += w;
+        } else if (c.local >= 0) {
+          const std::size_t at = sent[ni].size();
+          sent[ni].resize(at + w);
+          pack(entity, c, sent[ni].data() + at);
+        }
+      }
+    }
+    received[ni].assign(recv_size, 0.0);
+    check_mpi(MPI_Irecv(received[ni].data(), static_cast<int>(recv_size), MPI_DOUBLE, nb.rank,
+                        kExchangeTag, comm_->handle(), requests.add()),
+              "MPI_Irecv (shared nodes)");
+  }
+  for (std::size_t ni = 0; ni < neighbours_.size(); ++ni)
+    check_mpi(MPI_Isend(sent[ni].data(), static_cast<int>(sent[ni].size()), MPI_DOUBLE,
+                        neighbours_[ni].rank, kExchangeTag, comm_->handle(), requests.add()),
+              "MPI_Isend (shared nodes)");
+  requests.wait_all();
+}
+
+void SharedNodes::sum(double* v) const {
+  const int n = n_;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  auto width = [n](const Entity& e) { return e.edge ? n - 2 : 1; };
+  auto at = [&](const Copy& c, int p) -> double& { return v[c.local * nn + c.base + p * c.stride]; };
+  std::vector<std::vector<double>> received;
+  std::vector<std::vector<std::ptrdiff_t>> offsets;
+  exchange(width,
+           [&](const Entity& e, const Copy& c, double* out) {
+             for (int p = 0; p < width(e); ++p) out[p] = at(c, p);
+           },
+           received, offsets);
+  for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
+    const Entity& entity = entities_[ei];
+    const int w = width(entity);
+    for (int p = 0; p < w; ++p) {
+      double s = 0.0;
+      for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
+        const Copy& c = entity.copies[ci];
+        const double value = c.local >= 0
+                                 ? at(c, p)
+                                 : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
+        s = ci == 0 ? value : s + value;
+      }
+      for (const Copy& c : entity.copies)
+        if (c.local >= 0) at(c, p) = s;
+    }
+  }
+}
+
+void SharedNodes::average(double* v) const {
+  sum(v);
+  const std::size_t count = size();
+  for (std::size_t i = 0; i < count; ++i) v[i] *= inverse_multiplicity_[i];
+}
+
+double SharedNodes::dot(const double* x, const double* y) const {
+  const std::size_t count = size();
+  const double* w = inverse_multiplicity_.data();
+  double local = 0.0;
+  for (std::size_t i = 0; i < count; ++i) local += x[i] * y[i] * w[i];
+  return comm_->sum(local);
+}
+
+double SharedNodes::norm(const double* x) const { return std::sqrt(dot(x, x)); }
+
+void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
+  sum(A.band[accel::kCentre].data());
+
+  // Couplings along a shared edge, in canonical order: F[p] = A(node p, node p+1) and
+  // B[p] = A(node p+1, node p), p = 0..n-2, corners included.
+  const int n = n_;
+  const CoarseMesh& mesh = dm_->mesh;
+  auto coupling = [&](const Copy& c, int q) -> double& {
+    const bool reversed = mesh.cell_edge_reversed[c.cell][c.slot];
+    const int segments = n - 1;
+    const bool backward_half = q >= segments;
+    const int p = backward_half ? q - segments : q;
+    // Canonical node p sits at local position lp; its canonical successor at lp -/+ 1.
+    const int lp = reversed ? n - 1 - p : p;
+    const int lp_next = reversed ? lp - 1 : lp + 1;
+    int band, row;
+    if (!backward_half) {  // A(node p, node p+1)
+      band = reversed ? backward_band(c.slot) : forward_band(c.slot);
+      row = lp;
+    } else {  // A(node p+1, node p)
+      band = reversed ? forward_band(c.slot) : backward_band(c.slot);
+      row = lp_next;
+    }
+    return A.at(band, c.local, edge_node(n, c.slot, row));
+  };
+  auto width = [n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; };
+  std::vector<std::vector<double>> received;
+  std::vector<std::vector<std::ptrdiff_t>> offsets;
+  exchange(width,
+           [&](const Entity& e, const Copy& c, double* out) {
+             for (int q = 0; q < width(e); ++q) out[q] = coupling(c, q);
+           },
+           received, offsets);
+  for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
+    const Entity& entity = entities_[ei];
+    for (int q = 0; q < width(entity); ++q) {
+      double s = 0.0;
+      for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
+        const Copy& c = entity.copies[ci];
+        const double value = c.local >= 0
+                                 ? coupling(c, q)
+                                 : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + q];
+        s = ci == 0 ? value : s + value;
+      }
+      for (const Copy& c : entity.copies)
+        if (c.local >= 0) coupling(c, q) = s;
+    }
+  }
+}
+
+}  // namespace quilt

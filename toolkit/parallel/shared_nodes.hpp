@@ -1,0 +1,86 @@
+#pragma once
+// Type-0 -> type-1 summation and averaging over shared nodes, and the global inner product,
+// on one level (design.md §2, §5).
+//
+// A node on a macro edge or corner is stored once per macro holding it. sum() replaces every
+// copy by the sum over all copies; the copies are added in ascending global macro id, starting
+// from the first, so every copy ends bit-identical and the result does not depend on which
+// rank holds which macro or on message arrival order. Copies on this rank are read from memory;
+// copies on other ranks arrive in one nonblocking message per neighbour rank.
+
+#include <cstddef>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/distributed_mesh.hpp"
+
+namespace quilt {
+
+class SharedNodes {
+ public:
+  SharedNodes(const DistributedMesh& dm, const Communicator& comm, int level);
+
+  int level() const { return level_; }
+  int n() const { return n_; }
+  /// Values per level vector on this rank: macros * n * n.
+  std::size_t size() const { return static_cast<std::size_t>(dm_->num_local()) * n_ * n_; }
+
+  /// type-0 -> type-1: every copy of a shared node becomes the sum over all copies.
+  void sum(double* v) const;
+  /// sum(), then every shared node divided by its multiplicity (design.md §2 `average`).
+  void average(double* v) const;
+  /// Global x . y of type-1 vectors, every global node counted once (weights 1/multiplicity);
+  /// partial sums in macro order, ranks in rank order: bitwise reproducible for a rank count.
+  double dot(const double* x, const double* y) const;
+  double norm(const double* x) const;
+
+  /// Number of macros holding each node of this rank's macros (grid order, macro-major).
+  const std::vector<double>& multiplicity() const { return multiplicity_; }
+  const std::vector<double>& inverse_multiplicity() const { return inverse_multiplicity_; }
+
+  /// Turns the type-0 matrices of this rank's macros into their *local matrices* (design.md
+  /// §2): the principal submatrix of the globally assembled matrix on each macro's nodes. The
+  /// diagonal is summed over all copies; the couplings between consecutive nodes of a shared
+  /// edge get the neighbour's contribution. Other entries touch only this macro's elements.
+  void make_local_matrices(accel::BandedMatrix<double>& A) const;
+
+ private:
+  struct Copy {
+    int cell;            ///< global macro id
+    int rank;            ///< its rank
+    int local;           ///< index among this rank's macros, -1 if remote
+    int slot;            ///< corner (vertex entity) or local edge (edge entity) in that macro
+    std::ptrdiff_t base = 0;    ///< grid index of the entity's first inner node (canonical order)
+    std::ptrdiff_t stride = 0;  ///< grid step between consecutive inner nodes
+  };
+  struct Entity {
+    bool edge;
+    int id;
+    std::vector<Copy> copies;  ///< ascending global macro id
+  };
+  struct Neighbour {
+    int rank;
+    std::vector<int> entities;  ///< indices into entities_ with copies on both ranks
+  };
+
+  /// Sends, for every entity shared with a neighbour, `width(entity)` values per local copy
+  /// (packed by `pack`), and returns the receive buffers (one per neighbour rank, see
+  /// buffer_of_rank_) and, for every entity and copy, the offset of that copy's values in its
+  /// rank's buffer (-1 for local copies).
+  template <class Width, class Pack>
+  void exchange(Width&& width, Pack&& pack, std::vector<std::vector<double>>& received,
+                std::vector<std::vector<std::ptrdiff_t>>& offsets) const;
+
+  const DistributedMesh* dm_;
+  const Communicator* comm_;
+  int level_;
+  int n_;
+  std::vector<Entity> entities_;
+  std::vector<Neighbour> neighbours_;
+  std::vector<int> buffer_of_rank_;  ///< rank -> index into neighbours_ (and receive buffers)
+  std::vector<double> multiplicity_;
+  std::vector<double> inverse_multiplicity_;
+};
+
+}  // namespace quilt

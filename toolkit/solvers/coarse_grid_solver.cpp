@@ -1,0 +1,170 @@
+#include "solvers/coarse_grid_solver.hpp"
+
+#include <umfpack.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "mesh/macro_nodes.hpp"
+#include "solvers/solver_error.hpp"
+
+namespace quilt {
+
+UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
+                                           std::vector<int> column, std::vector<double> value)
+    : n_(n), row_start_(std::move(row_start)), column_(std::move(column)), value_(std::move(value)) {
+  // UMFPACK reads compressed columns: handed our rows it sees A^T, so solve() asks for the
+  // transposed system (UMFPACK_At) to get A x = b.
+  void* symbolic = nullptr;
+  int status = umfpack_di_symbolic(n_, n_, row_start_.data(), column_.data(), value_.data(),
+                                   &symbolic, nullptr, nullptr);
+  if (status != UMFPACK_OK)
+    throw SolverError("coarse grid: umfpack_di_symbolic failed with status " +
+                      std::to_string(status) + " (matrix of order " + std::to_string(n_) + ")");
+  status = umfpack_di_numeric(row_start_.data(), column_.data(), value_.data(), symbolic,
+                              &numeric_, nullptr, nullptr);
+  umfpack_di_free_symbolic(&symbolic);
+  if (status != UMFPACK_OK)
+    throw SolverError("coarse grid: umfpack_di_numeric failed with status " +
+                      std::to_string(status) +
+                      (status == UMFPACK_WARNING_singular_matrix ? " (singular matrix)" : ""));
+}
+
+UmfpackFactorisation::~UmfpackFactorisation() {
+  if (numeric_) umfpack_di_free_numeric(&numeric_);
+}
+
+void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<double>& x) const {
+  x.assign(n_, 0.0);
+  const int status = umfpack_di_solve(UMFPACK_At, row_start_.data(), column_.data(), value_.data(),
+                                      x.data(), b.data(), numeric_, nullptr, nullptr);
+  if (status != UMFPACK_OK)
+    throw SolverError("coarse grid: umfpack_di_solve failed with status " + std::to_string(status));
+}
+
+CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
+    : hierarchy_(&hierarchy), level_(level) {
+  const DistributedMesh& dm = hierarchy.mesh();
+  const Communicator& comm = hierarchy.comm();
+  const GlobalLevel& lev = hierarchy.level(level);
+  const GlobalNumbering numbering(dm.mesh, level);
+  global_size_ = numbering.size();
+  const int n = lev.n;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+
+  // Triplets of this rank's non-Dirichlet rows (type-0 parts; rank 0 adds them up), and the
+  // global ids of its Dirichlet nodes.
+  std::vector<int> rows, cols, dirichlet_ids;
+  std::vector<double> values;
+  for (int m = 0; m < dm.num_local(); ++m) {
+    const auto ids = numbering.cell_nodes(dm.macros[m]);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const std::size_t r = i + static_cast<std::size_t>(j) * n;
+        if (lev.dirichlet[m * nn + r]) {
+          dirichlet_ids.push_back(static_cast<int>(ids[r]));
+          continue;
+        }
+        for (int k = 0; k < accel::kBands; ++k) {
+          const int di = k % 3 - 1, dj = k / 3 - 1;
+          if (i + di < 0 || i + di >= n || j + dj < 0 || j + dj >= n) continue;
+          const double a = lev.matrix.at(k, m, r);
+          if (a == 0.0) continue;
+          rows.push_back(static_cast<int>(ids[r]));
+          cols.push_back(static_cast<int>(ids[(i + di) + static_cast<std::size_t>(j + dj) * n]));
+          values.push_back(a);
+        }
+      }
+  }
+  auto gather = [&](auto& local, auto& all, MPI_Datatype type) {
+    int count = static_cast<int>(local.size());
+    std::vector<int> counts(comm.size()), displs(comm.size(), 0);
+    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.handle()),
+              "MPI_Gather (coarse grid)");
+    if (comm.rank() == 0) {
+      std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
+      all.resize(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
+    }
+    check_mpi(MPI_Gatherv(local.data(), count, type, all.data(), counts.data(), displs.data(), type,
+                          0, comm.handle()),
+              "MPI_Gatherv (coarse grid)");
+  };
+  std::vector<int> all_rows, all_cols, all_dirichlet;
+  std::vector<double> all_values;
+  gather(rows, all_rows, MPI_INT);
+  gather(cols, all_cols, MPI_INT);
+  gather(values, all_values, MPI_DOUBLE);
+  gather(dirichlet_ids, all_dirichlet, MPI_INT);
+
+  if (comm.rank() != 0) return;
+  const int N = static_cast<int>(global_size_);
+  std::vector<char> is_dirichlet(N, 0);
+  for (int id : all_dirichlet) is_dirichlet[id] = 1;
+  // Sum duplicates in gathered order (rank order, then macro order): deterministic.
+  std::vector<std::size_t> order(all_rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return all_rows[a] != all_rows[b] ? all_rows[a] < all_rows[b] : all_cols[a] < all_cols[b];
+  });
+  std::vector<int> row_start(N + 1, 0), column;
+  std::vector<double> value;
+  for (int r = 0, t = 0; r < N; ++r) {
+    if (is_dirichlet[r]) {
+      column.push_back(r);
+      value.push_back(1.0);
+      while (t < static_cast<int>(order.size()) && all_rows[order[t]] == r) ++t;
+    } else {
+      while (t < static_cast<int>(order.size()) && all_rows[order[t]] == r) {
+        const int c = all_cols[order[t]];
+        if (!column.empty() && static_cast<int>(column.size()) > row_start[r] && column.back() == c)
+          value.back() += all_values[order[t]];
+        else {
+          column.push_back(c);
+          value.push_back(all_values[order[t]]);
+        }
+        ++t;
+      }
+    }
+    row_start[r + 1] = static_cast<int>(column.size());
+  }
+  factorisation_.emplace(N, std::move(row_start), std::move(column), std::move(value));
+
+  counts_.assign(comm.size(), 0);
+  displacements_.assign(comm.size(), 0);
+  for (int c = 0; c < dm.mesh.num_cells(); ++c) counts_[dm.owner[c]] += static_cast<int>(nn);
+  std::partial_sum(counts_.begin(), counts_.end() - 1, displacements_.begin() + 1);
+  gathered_ids_.resize(std::accumulate(counts_.begin(), counts_.end(), std::size_t{0}));
+  std::vector<int> filled(comm.size(), 0);
+  for (int c = 0; c < dm.mesh.num_cells(); ++c) {  // ascending cells = each rank's macro order
+    const int r = dm.owner[c];
+    const auto ids = numbering.cell_nodes(c);
+    std::copy(ids.begin(), ids.end(), gathered_ids_.begin() + displacements_[r] + filled[r]);
+    filled[r] += static_cast<int>(nn);
+  }
+}
+
+CoarseGridSolver::~CoarseGridSolver() = default;
+
+void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
+  const Communicator& comm = hierarchy_->comm();
+  std::vector<double> gathered, scattered;
+  if (comm.rank() == 0) gathered.resize(gathered_ids_.size());
+  check_mpi(MPI_Gatherv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, gathered.data(),
+                        counts_.data(), displacements_.data(), MPI_DOUBLE, 0, comm.handle()),
+            "MPI_Gatherv (coarse defect)");
+  if (comm.rank() == 0) {
+    std::vector<double> rhs(global_size_, 0.0), solution;
+    for (std::size_t i = 0; i < gathered.size(); ++i) rhs[gathered_ids_[i]] = gathered[i];
+    factorisation_->solve(rhs, solution);
+    scattered.resize(gathered_ids_.size());
+    for (std::size_t i = 0; i < scattered.size(); ++i) scattered[i] = solution[gathered_ids_[i]];
+  }
+  x.resize(b.size());
+  check_mpi(MPI_Scatterv(scattered.data(), counts_.data(), displacements_.data(), MPI_DOUBLE,
+                         x.data(), static_cast<int>(x.size()), MPI_DOUBLE, 0, comm.handle()),
+            "MPI_Scatterv (coarse correction)");
+  filter(hierarchy_->level(level_).dirichlet, x);
+}
+
+}  // namespace quilt

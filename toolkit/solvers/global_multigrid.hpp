@@ -1,0 +1,80 @@
+#pragma once
+// The ScaRC global multigrid (design.md §6; Kilian & Turek 1998, Göddeke et al. 2008): a
+// multigrid cycle over the global levels Lc..L whose smoother is an additive Schwarz step:
+// every macro solves its local problem (its local matrix, the global defect restricted to it)
+// with the local layer, and the corrections are combined at shared nodes and damped.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accel/local_solver.hpp"
+#include "solvers/coarse_grid_solver.hpp"
+#include "solvers/krylov.hpp"
+#include "solvers/level_hierarchy.hpp"
+
+namespace quilt {
+
+/// How local corrections are combined at shared nodes. `average`: sum / multiplicity
+/// (design.md §2). `symmetric`: the defect is scaled by multiplicity^{-1/2} before the local
+/// solves and the summed correction again after, S = W^{1/2} (sum_i R_i^T A_i^{-1} R_i) W^{1/2},
+/// which keeps the smoother (and a V(n,n) cycle) symmetric, as CG requires.
+enum class SchwarzCombination { average, symmetric };
+
+struct GlobalMultigridParams {
+  int coarse_level = 0;        ///< Lc: solved directly (UMFPACK)
+  int pre_smooth = 1;          ///< Schwarz steps before restriction
+  int post_smooth = 1;         ///< Schwarz steps after prolongation
+  double damping = 0.7;        ///< omega of the Schwarz step x += omega c
+  SchwarzCombination combination = SchwarzCombination::average;
+  int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
+  accel::LocalSolverParams local;
+};
+
+/// Seconds spent inside the local layer and in the coarse-grid solve.
+struct MultigridTimings {
+  double local_solve = 0.0;
+  double coarse_solve = 0.0;
+};
+
+class GlobalMultigrid final : public Preconditioner {
+ public:
+  GlobalMultigrid(const LevelHierarchy& hierarchy, const GlobalMultigridParams& params);
+  ~GlobalMultigrid() override;
+
+  /// One cycle on the finest level from a zero initial guess: c ~ A^{-1} d.
+  void apply(const LevelVector& d, LevelVector& c) override;
+
+  /// The multigrid as a stand-alone iteration on the finest level, from the guess in x.
+  KrylovResult solve(const LevelVector& b, LevelVector& x, const KrylovParams& params);
+
+  const MultigridTimings& timings() const { return timings_; }
+  const LinearOperator& finest_operator() const { return operators_.back(); }
+  std::string description() const;
+
+ private:
+  /// One cycle on level l for A_l x = b, improving x in place.
+  void cycle(int l, const LevelVector& b, LevelVector& x);
+  /// `steps` additive Schwarz steps on level l.
+  void smooth(int l, const LevelVector& b, LevelVector& x, int steps);
+
+  struct Work {
+    LevelVector defect, correction, coarse_rhs, coarse_x;
+  };
+
+  const LevelHierarchy* hierarchy_;
+  GlobalMultigridParams params_;
+  std::vector<LevelOperator> operators_;                       ///< levels 0..L
+  std::vector<std::unique_ptr<accel::LocalSolver>> local_;     ///< levels 0..L (null <= Lc)
+  std::vector<LevelVector> inverse_sqrt_multiplicity_;         ///< levels 0..L
+  std::vector<Work> work_;                                     ///< levels 0..L
+  std::optional<CoarseGridSolver> coarse_;
+  MultigridTimings timings_;
+};
+
+/// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
+/// most `threshold` (level 0 if none; `finest` itself only when finest == 0).
+int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold);
+
+}  // namespace quilt

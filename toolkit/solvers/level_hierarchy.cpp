@@ -1,0 +1,45 @@
+#include "solvers/level_hierarchy.hpp"
+
+#include "accel/cpu/band_kernels.hpp"
+#include "mesh/macro_nodes.hpp"
+
+namespace quilt {
+
+LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                               const std::vector<bool>& dirichlet_parts,
+                               const MacroAssembler& assemble)
+    : dm_(&dm), comm_(&comm) {
+  levels_.resize(finest + 1);
+  const int macros = dm.num_local();
+  for (int l = 0; l <= finest; ++l) {
+    GlobalLevel& level = levels_[l];
+    level.level = l;
+    level.n = accel::nodes_per_side(l);
+    level.shared = std::make_unique<SharedNodes>(dm, comm, l);
+    level.matrix = accel::BandedMatrix<double>(macros, level.n);
+    const std::size_t nn = level.matrix.rows_per_macro();
+    level.dirichlet.assign(level.matrix.rows(), 0);
+    for (int m = 0; m < macros; ++m) {
+      const int cell = dm.macros[m];
+      assemble(refine_macro(dm.mesh, dm.charts, cell, l), level.matrix, m);
+      const auto mask = boundary_node_mask(dm.mesh, cell, level.n, dirichlet_parts);
+      std::copy(mask.begin(), mask.end(), level.dirichlet.begin() + m * nn);
+    }
+    level.local_matrix = level.matrix;
+    level.shared->make_local_matrices(level.local_matrix);
+    for (std::size_t r = 0; r < level.local_matrix.rows(); ++r)
+      if (level.dirichlet[r])
+        for (int k = 0; k < accel::kBands; ++k)
+          level.local_matrix.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
+  }
+}
+
+void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {
+  accel::cpu::spmv(level_->matrix, x.data(), y.data());
+  level_->shared->sum(y.data());
+  const auto& dirichlet = level_->dirichlet;
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (dirichlet[i]) y[i] = x[i];
+}
+
+}  // namespace quilt

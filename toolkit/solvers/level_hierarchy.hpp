@@ -1,0 +1,65 @@
+#pragma once
+// One scalar operator on every global level 0..L of this rank's macros: the type-0 banded
+// matrices (for global matrix-vector products), the local matrices (for the local layer),
+// Dirichlet masks and the shared-node exchange of each level.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "mesh/macro_geometry.hpp"
+#include "parallel/distributed_mesh.hpp"
+#include "parallel/shared_nodes.hpp"
+#include "solvers/linear_operator.hpp"
+
+namespace quilt {
+
+struct GlobalLevel {
+  int level = 0;
+  int n = 0;
+  std::unique_ptr<SharedNodes> shared;
+  accel::BandedMatrix<double> matrix;        ///< type-0: this macro's elements only
+  accel::BandedMatrix<double> local_matrix;  ///< design.md §2, Dirichlet rows as unit rows
+  std::vector<char> dirichlet;               ///< 1 on Dirichlet nodes (grid order, macro-major)
+};
+
+/// Adds the element contributions of one macro (geometry g) into macro slot m of A.
+using MacroAssembler =
+    std::function<void(const MacroGeometry& g, accel::BandedMatrix<double>& A, int m)>;
+
+class LevelHierarchy {
+ public:
+  /// Assembles levels 0..finest with `assemble`; Dirichlet on the boundary parts p with
+  /// dirichlet_parts[p].
+  LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                 const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble);
+
+  int finest() const { return static_cast<int>(levels_.size()) - 1; }
+  const GlobalLevel& level(int l) const { return levels_[l]; }
+  const DistributedMesh& mesh() const { return *dm_; }
+  const Communicator& comm() const { return *comm_; }
+
+ private:
+  const DistributedMesh* dm_;
+  const Communicator* comm_;
+  std::vector<GlobalLevel> levels_;
+};
+
+/// y = A x on one level: banded product of the type-0 matrices, summed over shared nodes;
+/// Dirichlet rows act as unit rows (y_i = x_i).
+class LevelOperator final : public LinearOperator {
+ public:
+  explicit LevelOperator(const GlobalLevel& level) : level_(&level) {}
+  std::size_t size() const override { return level_->matrix.rows(); }
+  void apply(const LevelVector& x, LevelVector& y) const override;
+  double dot(const LevelVector& x, const LevelVector& y) const override {
+    return level_->shared->dot(x.data(), y.data());
+  }
+  void filter(LevelVector& v) const override { quilt::filter(level_->dirichlet, v); }
+
+ private:
+  const GlobalLevel* level_;
+};
+
+}  // namespace quilt
