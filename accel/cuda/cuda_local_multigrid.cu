@@ -1,0 +1,488 @@
+// The cuda target of the local layer (design.md §7): the V(pre, post) multigrid of the cpu target
+// (accel/cpu/local_multigrid.hpp), step for step, on the GPU. All macros of a level live in one
+// contiguous band storage and every operation is one kernel launch over the whole batch. A solve
+// moves the defect in and the correction out in one transfer each, through pinned staging
+// buffers, on the solver's own stream; with digits > 0 it also reads back one norm per macro per
+// cycle.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "accel/cuda/band_kernels.cuh"
+#include "accel/cuda/cuda_check.cuh"
+#include "accel/cuda/cuda_local_solver.hpp"
+#include "accel/cuda/device_buffer.cuh"
+#include "accel/cuda/device_probe.cuh"
+
+namespace quilt::accel {
+namespace cuda {
+namespace {
+
+// The coarse solve keeps one right-hand side per block in shared memory without opting in to
+// more than the default 48 KiB.
+constexpr std::size_t kCoarseSharedLimit = 48 * 1024;
+
+void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
+  if (levels.empty()) throw AccelError("cuda local multigrid setup: no levels given");
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>* A = levels[k];
+    const std::string where = "cuda local multigrid setup: level " + std::to_string(k);
+    if (A == nullptr) throw AccelError(where + " is null");
+    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
+    for (const auto& band : A->band)
+      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
+    if (A->macros != levels.front()->macros)
+      throw AccelError(where + " holds a different number of macros than level 0");
+    if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
+      throw AccelError(where + ": n = " + std::to_string(A->n) +
+                       " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
+    // 32-bit row indices in the kernels; gridDim.y = macros in the norm reduction.
+    if (A->rows() > static_cast<std::size_t>(INT_MAX))
+      throw AccelError(where + ": " + std::to_string(A->rows()) +
+                       " rows exceed the cuda target's limit of 2^31 - 1 per level");
+    if (A->macros > 65535)
+      throw AccelError(where + ": " + std::to_string(A->macros) +
+                       " macros exceed the cuda target's limit of 65535 per rank");
+  }
+}
+
+/// In-place right-looking LU with partial pivoting of one row-major size x size matrix, in double:
+/// the same pivot choice (first largest |a_rk|) as the cpu target, so both factorise P A = L U
+/// with the same P. pivot[k] is the row swapped with row k at step k.
+void factorise_dense(int size, double* a, int* pivot, int macro) {
+  for (int k = 0; k < size; ++k) {
+    int p = k;
+    double best = std::abs(a[static_cast<std::size_t>(k) * size + k]);
+    for (int r = k + 1; r < size; ++r) {
+      const double v = std::abs(a[static_cast<std::size_t>(r) * size + k]);
+      if (v > best) best = v, p = r;
+    }
+    if (!(best > 0.0) || !std::isfinite(best))
+      throw AccelError("local coarse-level matrix of macro " + std::to_string(macro) +
+                       " is singular or not finite (column " + std::to_string(k) + ")");
+    pivot[k] = p;
+    double* rk = a + static_cast<std::size_t>(k) * size;
+    if (p != k) std::swap_ranges(rk, rk + size, a + static_cast<std::size_t>(p) * size);
+    const double inv = 1.0 / rk[k];
+    for (int r = k + 1; r < size; ++r) {
+      double* rr = a + static_cast<std::size_t>(r) * size;
+      if (rr[k] == 0.0) continue;
+      const double l = rr[k] * inv;
+      rr[k] = l;
+      for (int c = k + 1; c < size; ++c) rr[c] -= l * rk[c];
+    }
+  }
+}
+
+/// Device-resident state of one level of the batch.
+template <class T>
+struct DeviceLevel {
+  LevelShape shape;
+  DeviceBuffer<T> bands;                  ///< band k at [k*rows, (k+1)*rows); empty on level 0
+  DeviceBuffer<T> invdiag;                ///< 1 / A(r, r), formed in double; empty on level 0
+  DeviceBuffer<unsigned char> dirichlet;  ///< 1 at unit rows
+  DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
+  DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
+  int current = 0;                        ///< which x holds the iterate
+
+  DeviceBands<T> view() const {
+    DeviceBands<T> v{};
+    if (bands.size() == 0) return v;
+    for (int k = 0; k < kBands; ++k)
+      v.band[k] = bands.get() + static_cast<std::size_t>(k) * shape.rows;
+    return v;
+  }
+  T* iterate() { return x[current].get(); }
+  T* spare() { return x[1 - current].get(); }
+};
+
+}  // namespace
+
+template <class T>
+class CudaLocalMultigrid final : public LocalSolver {
+ public:
+  /// params are valid (make_local_solver checks them); device is the ordinal, already current.
+  CudaLocalMultigrid(const LocalSolverParams& params, int device, std::string device_name)
+      : params_(params), device_(device), device_name_(std::move(device_name)) {}
+
+  void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
+  void solve(const double* defect, double* correction) override;
+  LocalSolveStats last_stats() const override { return stats_; }
+  std::string description() const override;
+
+  /// Best-of-reps device time of one V-cycle on the finest level's current iterate (after a
+  /// solve(), so b holds a defect); the iterate keeps changing, which the cycle's cost ignores.
+  double time_vcycle(int reps);
+
+ private:
+  /// setup() after the checks: everything that allocates, converts and uploads.
+  void build(const std::vector<const BandedMatrix<double>*>& levels);
+  void vcycle(int k, bool x_is_zero);
+  void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero);
+  /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
+  void finest_defect_norms(const T* x);
+  void select_device() const { QUILT_CUDA_CHECK(cudaSetDevice(device_)); }
+  /// Setup copies go through the solver's stream (a non-blocking stream does not order itself
+  /// after legacy-stream cudaMemcpy); the caller synchronises before reusing src.
+  template <class U>
+  void upload(U* dst, const U* src, std::size_t count) {
+    QUILT_CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, count * sizeof(U), cudaMemcpyHostToDevice, stream_.get()));
+  }
+
+  LocalSolverParams params_;
+  int device_ = 0;
+  std::string device_name_;
+  Stream stream_;
+  std::vector<DeviceLevel<T>> levels_;
+  int macros_ = 0;
+  int coarse_size_ = 0;        ///< N = n0 * n0, the dense size of the coarsest level
+  DeviceBuffer<T> coarse_lu_;  ///< per macro N x N, column-major
+  DeviceBuffer<int> coarse_perm_;
+  DeviceBuffer<double> io_;  ///< double defect / correction on the device (T = float only)
+  PinnedBuffer<double> host_io_;
+  unsigned norm_chunks_ = 1;
+  DeviceBuffer<double> norm_partial_;
+  DeviceBuffer<double> norms_;
+  PinnedBuffer<double> host_norms_;
+  std::vector<double> initial_norms_;
+  LocalSolveStats stats_;
+};
+
+template <class T>
+void CudaLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>& levels) {
+  check_levels(levels);
+  select_device();
+  stream_.synchronize();
+  levels_.clear();
+  try {
+    build(levels);
+  } catch (...) {
+    // A half-built hierarchy must not be solved with: solve() refuses an empty one.
+    levels_.clear();
+    throw;
+  }
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>& levels) {
+  macros_ = levels.front()->macros;
+  const int n0 = levels.front()->n;
+  coarse_size_ = n0 * n0;
+  if (static_cast<std::size_t>(coarse_size_) * sizeof(T) > kCoarseSharedLimit)
+    throw AccelError("cuda local multigrid setup: the coarsest level (n = " + std::to_string(n0) +
+                     ", " + std::to_string(coarse_size_) +
+                     " unknowns per macro) is too large for the batched dense solve; start the "
+                     "local hierarchy on a coarser level");
+
+  levels_.resize(levels.size());
+  std::vector<T> host_bands, host_invdiag;
+  std::vector<unsigned char> host_mask;
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>& src = *levels[k];
+    DeviceLevel<T>& l = levels_[k];
+    const std::size_t rows = src.rows();
+    l.shape = LevelShape{src.n, static_cast<unsigned>(src.rows_per_macro()),
+                         static_cast<unsigned>(rows), src.macros};
+    stream_.synchronize();  // the host staging vectors are refilled for this level
+    host_mask.assign(rows, 0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      bool unit = true;
+      for (int b = 0; b < kBands; ++b)
+        if (b != kCentre && src.band[b][r] != 0.0) unit = false;
+      host_mask[r] = unit ? 1 : 0;
+    }
+    l.dirichlet = DeviceBuffer<unsigned char>(rows);
+    upload(l.dirichlet.get(), host_mask.data(), rows);
+    l.b = DeviceBuffer<T>(rows);
+    l.x[0] = DeviceBuffer<T>(rows);
+    l.current = 0;
+    if (k == 0) continue;
+
+    host_invdiag.resize(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const double diag = src.band[kCentre][r];
+      if (!(diag != 0.0) || !std::isfinite(diag))
+        throw AccelError("local multigrid setup: level " + std::to_string(k) + ", macro " +
+                         std::to_string(r / src.rows_per_macro()) + ", row " +
+                         std::to_string(r % src.rows_per_macro()) +
+                         " has a zero or non-finite diagonal (Jacobi needs D^{-1})");
+      host_invdiag[r] = static_cast<T>(1.0 / diag);
+    }
+    host_bands.resize(rows * kBands);
+    for (int b = 0; b < kBands; ++b)
+      std::transform(src.band[b].begin(), src.band[b].end(), host_bands.begin() + b * rows,
+                     [](double v) { return static_cast<T>(v); });
+    l.bands = DeviceBuffer<T>(rows * kBands);
+    upload(l.bands.get(), host_bands.data(), host_bands.size());
+    l.invdiag = DeviceBuffer<T>(rows);
+    upload(l.invdiag.get(), host_invdiag.data(), rows);
+    l.x[1] = DeviceBuffer<T>(rows);
+  }
+
+  // Coarsest level: dense P A = L U per macro in double on the host, factors stored in T,
+  // column-major so the substitution kernel reads each column with unit stride.
+  {
+    const BandedMatrix<double>& A = *levels.front();
+    const int N = coarse_size_;
+    const std::size_t block = static_cast<std::size_t>(N) * N;
+    std::vector<double> work(block);
+    std::vector<int> pivot(N);
+    std::vector<T> host_lu(block * macros_);
+    std::vector<int> host_perm(static_cast<std::size_t>(N) * macros_);
+    for (int m = 0; m < macros_; ++m) {
+      std::fill(work.begin(), work.end(), 0.0);
+      for (int r = 0; r < N; ++r) {
+        const int i = r % n0, j = r / n0;
+        for (int k = 0; k < kBands; ++k) {
+          const int ii = i + k % 3 - 1, jj = j + k / 3 - 1;
+          if (ii >= 0 && ii < n0 && jj >= 0 && jj < n0)
+            work[static_cast<std::size_t>(r) * N + ii + jj * n0] = A.at(k, m, r);
+        }
+      }
+      factorise_dense(N, work.data(), pivot.data(), m);
+      T* lu = host_lu.data() + m * block;
+      for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c)
+          lu[static_cast<std::size_t>(c) * N + r] =
+              static_cast<T>(work[static_cast<std::size_t>(r) * N + c]);
+      // The row swaps applied in order to the identity give the gather (P b)_i = b[perm[i]].
+      int* perm = host_perm.data() + static_cast<std::size_t>(m) * N;
+      for (int i = 0; i < N; ++i) perm[i] = i;
+      for (int i = 0; i < N; ++i) std::swap(perm[i], perm[pivot[i]]);
+    }
+    coarse_lu_ = DeviceBuffer<T>(host_lu.size());
+    upload(coarse_lu_.get(), host_lu.data(), host_lu.size());
+    coarse_perm_ = DeviceBuffer<int>(host_perm.size());
+    upload(coarse_perm_.get(), host_perm.data(), host_perm.size());
+    stream_.synchronize();
+  }
+
+  const LevelShape& fine = levels_.back().shape;
+  io_ = std::is_same_v<T, double> ? DeviceBuffer<double>() : DeviceBuffer<double>(fine.rows);
+  host_io_ = PinnedBuffer<double>(fine.rows);
+  norm_chunks_ = norm_chunks(fine.nn, macros_);
+  norm_partial_ = DeviceBuffer<double>(static_cast<std::size_t>(norm_chunks_) * macros_);
+  norms_ = DeviceBuffer<double>(macros_);
+  host_norms_ = PinnedBuffer<double>(macros_);
+  initial_norms_.assign(macros_, 0.0);
+  stats_ = {};
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero) {
+  const T omega = static_cast<T>(params_.jacobi_damping);
+  const cudaStream_t s = stream_.get();
+  for (int step = 0; step < steps; ++step) {
+    if (step == 0 && x_is_zero) {
+      launch_jacobi_from_zero(l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape, s);
+    } else {
+      launch_band<T, BandOp::jacobi>(l.view(), l.iterate(), l.b.get(), l.invdiag.get(), nullptr,
+                                     omega, l.spare(), l.shape, s);
+      l.current = 1 - l.current;
+    }
+  }
+  if (steps == 0 && x_is_zero)
+    QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
+  const cudaStream_t s = stream_.get();
+  DeviceLevel<T>& l = levels_[k];
+  if (k == 0) {
+    l.current = 0;
+    // A single level is a plain direct solve of the caller's defect, which need not be 0 at the
+    // Dirichlet rows; below the finest level it is, and the exact 0 is enforced.
+    const unsigned char* dirichlet = levels_.size() > 1 ? l.dirichlet.get() : nullptr;
+    launch_lu_solve(coarse_lu_.get(), coarse_perm_.get(), dirichlet, l.b.get(), l.iterate(),
+                    coarse_size_, macros_, s);
+    return;
+  }
+  smooth(l, params_.pre_smooth, x_is_zero);
+  // The defect goes to the spare buffer: it is free between the smoothing sweeps.
+  T* d = l.spare();
+  launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, l.dirichlet.get(), T(0),
+                                 d, l.shape, s);
+  DeviceLevel<T>& c = levels_[k - 1];
+  launch_restrict(d, c.dirichlet.get(), c.b.get(), c.shape, l.shape, s);
+  vcycle(k - 1, true);
+  launch_prolongate_add(c.iterate(), l.iterate(), c.shape, l.shape, s);
+  smooth(l, params_.post_smooth, false);
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::finest_defect_norms(const T* x) {
+  const cudaStream_t s = stream_.get();
+  DeviceLevel<T>& f = levels_.back();
+  if (levels_.size() == 1 && x) {
+    // One level is a direct solve: the defect is round-off, not worth a product with A (and
+    // level 0 keeps no bands).
+    std::fill(host_norms_.get(), host_norms_.get() + macros_, 0.0);
+    return;
+  }
+  launch_defect_norms(f.view(), x, f.b.get(), f.shape, norm_chunks_, norm_partial_.get(),
+                      norms_.get(), s);
+  QUILT_CUDA_CHECK(cudaMemcpyAsync(host_norms_.get(), norms_.get(), sizeof(double) * macros_,
+                                   cudaMemcpyDeviceToHost, s));
+  stream_.synchronize();
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
+  if (levels_.empty()) throw AccelError("cuda local multigrid: solve() called before setup()");
+  select_device();
+  const cudaStream_t s = stream_.get();
+  DeviceLevel<T>& f = levels_.back();
+  const std::size_t rows = f.shape.rows;
+  const std::size_t bytes = rows * sizeof(double);
+
+  std::memcpy(host_io_.get(), defect, bytes);
+  if constexpr (std::is_same_v<T, double>) {
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(f.b.get(), host_io_.get(), bytes, cudaMemcpyHostToDevice, s));
+  } else {
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(io_.get(), host_io_.get(), bytes, cudaMemcpyHostToDevice, s));
+    launch_convert(io_.get(), f.b.get(), rows, s);
+  }
+
+  const int finest = static_cast<int>(levels_.size()) - 1;
+  const bool measure = params_.digits > 0.0;
+  const double target = std::pow(10.0, -params_.digits);
+  if (measure) {
+    finest_defect_norms(nullptr);
+    std::copy(host_norms_.get(), host_norms_.get() + macros_, initial_norms_.begin());
+  }
+  stats_ = {};
+  for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) {
+    vcycle(finest, cycle == 1);
+    stats_.cycles = cycle;
+    if (!measure) continue;
+    finest_defect_norms(f.iterate());
+    const double* norms = host_norms_.get();
+    bool done = true;
+    double worst = 0.0;
+    for (int m = 0; m < macros_; ++m) {
+      if (!(norms[m] <= target * initial_norms_[m])) done = false;
+      // Written so that a NaN defect shows up in the stats instead of being skipped by max().
+      const double ratio = initial_norms_[m] > 0.0 ? norms[m] / initial_norms_[m] : 0.0;
+      if (!(ratio <= worst)) worst = ratio;
+    }
+    stats_.worst_reduction = worst;
+    if (done) break;
+  }
+
+  if constexpr (std::is_same_v<T, double>) {
+    QUILT_CUDA_CHECK(
+        cudaMemcpyAsync(host_io_.get(), f.iterate(), bytes, cudaMemcpyDeviceToHost, s));
+  } else {
+    launch_convert(f.iterate(), io_.get(), rows, s);
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(host_io_.get(), io_.get(), bytes, cudaMemcpyDeviceToHost, s));
+  }
+  stream_.synchronize();
+  std::memcpy(correction, host_io_.get(), bytes);
+}
+
+template <class T>
+double CudaLocalMultigrid<T>::time_vcycle(int reps) {
+  if (levels_.empty()) throw AccelError("cuda local multigrid: time_vcycle() before setup()");
+  select_device();
+  const cudaStream_t s = stream_.get();
+  const int finest = static_cast<int>(levels_.size()) - 1;
+  Event start, stop;
+  double best = std::numeric_limits<double>::infinity();
+  for (int rep = 0; rep < std::max(1, reps); ++rep) {
+    start.record(s);
+    vcycle(finest, false);
+    stop.record(s);
+    stop.synchronize();
+    best = std::min(best, stop.seconds_since(start));
+  }
+  return best;
+}
+
+template <class T>
+std::string CudaLocalMultigrid<T>::description() const {
+  std::ostringstream s;
+  s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " V(" << params_.pre_smooth
+    << "," << params_.post_smooth << ") jacobi(" << params_.jacobi_damping << ") on "
+    << device_name_;
+  return s.str();
+}
+
+namespace {
+
+/// Checks that a device is visible, resolves params.device and makes it current; returns the
+/// ordinal and fills name.
+int open_device(const LocalSolverParams& params, std::string& name) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    // cudaGetDeviceCount leaves no sticky error; clear the last-error slot all the same, so a
+    // caller that falls back to the cpu target starts from a clean runtime state.
+    cudaGetLastError();
+    throw AccelError(std::string("solver.local.target=cuda: no CUDA device is visible "
+                                 "(cudaGetDeviceCount: ") +
+                     (err != cudaSuccess ? cudaGetErrorString(err) : "0 devices") + ")");
+  }
+  const int device = params.device < 0 ? 0 : params.device;
+  if (device >= count)
+    throw AccelError("solver.local.device = " + std::to_string(params.device) +
+                     " is out of range: " + std::to_string(count) + " CUDA device" +
+                     (count == 1 ? " is" : "s are") + " visible (ordinals 0.." +
+                     std::to_string(count - 1) + ")");
+  QUILT_CUDA_CHECK(cudaSetDevice(device));
+  cudaDeviceProp prop{};
+  QUILT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  name = prop.name;
+  return device;
+}
+
+template <class T>
+std::unique_ptr<CudaLocalMultigrid<T>> make_typed(const LocalSolverParams& params) {
+  std::string name;
+  const int device = open_device(params, name);
+  return std::make_unique<CudaLocalMultigrid<T>>(params, device, std::move(name));
+}
+
+}  // namespace
+
+double time_vcycle(const LocalSolverParams& params,
+                   const std::vector<const BandedMatrix<double>*>& levels, const double* defect,
+                   int reps) {
+  const auto run = [&](auto solver) {
+    solver->setup(levels);
+    std::vector<double> correction(levels.back()->rows());
+    solver->solve(defect, correction.data());
+    return solver->time_vcycle(reps);
+  };
+  if (params.precision == Precision::float32) return run(make_typed<float>(params));
+  return run(make_typed<double>(params));
+}
+
+}  // namespace cuda
+
+std::unique_ptr<LocalSolver> make_cuda_local_solver(const LocalSolverParams& params) {
+  if (params.precision == Precision::float32) return cuda::make_typed<float>(params);
+  return cuda::make_typed<double>(params);
+}
+
+int cuda_visible_devices() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+}  // namespace quilt::accel

@@ -1,0 +1,398 @@
+// The cuda target of the local layer against the cpu target (design.md §7): the same V-cycle, so
+// the corrections agree to rounding in the same precision. Every test that needs a device skips
+// when none is visible; the no-device behaviour is checked when none is.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "accel/cpu/galerkin.hpp"
+#include "accel/local_solver.hpp"
+
+namespace quilt::accel {
+namespace {
+
+#define QUILT_REQUIRE_CUDA_DEVICE() \
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible"
+
+/// Dirichlet sides of a macro: south (j = 0), east (i = n-1), north (j = n-1), west (i = 0).
+struct Macro {
+  double scale = 1.0;
+  std::array<bool, 4> dirichlet{true, true, true, true};
+};
+
+bool is_dirichlet(const Macro& s, int i, int j, int n) {
+  return (s.dirichlet[0] && j == 0) || (s.dirichlet[1] && i == n - 1) ||
+         (s.dirichlet[2] && j == n - 1) || (s.dirichlet[3] && i == 0);
+}
+
+/// Local Q1 Laplacian on a uniform macro (stencil 8/3, -1/3, scaled), unit rows on the Dirichlet
+/// sides, couplings across the macro boundary dropped.
+BandedMatrix<double> laplacian(int level, const std::vector<Macro>& macros) {
+  const int n = nodes_per_side(level);
+  BandedMatrix<double> A(static_cast<int>(macros.size()), n);
+  for (int m = 0; m < A.macros; ++m)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const std::size_t r = static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * n;
+        if (is_dirichlet(macros[m], i, j, n)) {
+          A.at(kCentre, m, r) = 1.0;
+          continue;
+        }
+        for (int dj = -1; dj <= 1; ++dj)
+          for (int di = -1; di <= 1; ++di)
+            if (i + di >= 0 && i + di < n && j + dj >= 0 && j + dj < n)
+              A.at(band_index(di, dj), m, r) =
+                  (di == 0 && dj == 0 ? 8.0 / 3.0 : -1.0 / 3.0) * macros[m].scale;
+      }
+  return A;
+}
+
+struct Problem {
+  std::vector<Macro> macros;
+  std::vector<BandedMatrix<double>> matrices;  ///< coarse .. fine, coarse ones P^T A P
+  std::vector<double> defect;                  ///< random, 0 at Dirichlet rows
+
+  std::vector<const BandedMatrix<double>*> levels() const {
+    std::vector<const BandedMatrix<double>*> out;
+    for (const auto& A : matrices) out.push_back(&A);
+    return out;
+  }
+  const BandedMatrix<double>& fine() const { return matrices.back(); }
+};
+
+std::vector<Macro> mixed_macros(int count) {
+  const std::array<double, 5> scales{1.0, 1e3, 1e-2, 7.5, 0.3};
+  std::vector<Macro> out(count);
+  for (int m = 0; m < count; ++m) {
+    out[m].scale = scales[m % scales.size()];
+    if (m % 2 == 1) out[m].dirichlet = {true, false, false, false};
+  }
+  return out;
+}
+
+/// The local matrices of a level hierarchy. The coarse levels are Galerkin products, as the
+/// toolkit forms them: a rediscretised local matrix with a free (truncated) side is not nested in
+/// the finer one, and the V-cycle diverges slowly on it (accel/cpu/galerkin.hpp).
+Problem make_problem(int coarse, int fine, std::vector<Macro> macros, unsigned seed) {
+  Problem p;
+  p.macros = std::move(macros);
+  std::vector<BandedMatrix<double>> down{laplacian(fine, p.macros)};
+  for (int L = fine; L > coarse; --L) down.push_back(cpu::galerkin_coarse(down.back()));
+  p.matrices.assign(down.rbegin(), down.rend());
+  const BandedMatrix<double>& A = p.fine();
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  p.defect.assign(A.rows(), 0.0);
+  for (int m = 0; m < A.macros; ++m)
+    for (int j = 0; j < A.n; ++j)
+      for (int i = 0; i < A.n; ++i)
+        if (!is_dirichlet(p.macros[m], i, j, A.n))
+          p.defect[m * A.rows_per_macro() + i + static_cast<std::size_t>(j) * A.n] =
+              u(gen) * (1.0 + m);
+  return p;
+}
+
+LocalSolverParams params_for(Target target, Precision precision) {
+  LocalSolverParams p;
+  p.target = target;
+  p.precision = precision;
+  return p;
+}
+
+std::vector<double> run(const LocalSolverParams& params, const Problem& p,
+                        LocalSolveStats* stats = nullptr) {
+  std::unique_ptr<LocalSolver> solver = make_local_solver(params);
+  solver->setup(p.levels());
+  std::vector<double> c(p.fine().rows(), -1.0);
+  solver->solve(p.defect.data(), c.data());
+  if (stats) *stats = solver->last_stats();
+  return c;
+}
+
+/// Largest per-macro relative 2-norm difference |a_m - b_m| / |b_m|.
+double worst_relative_difference(const std::vector<double>& a, const std::vector<double>& b,
+                                 int macros) {
+  const std::size_t per = a.size() / macros;
+  double worst = 0.0;
+  for (int m = 0; m < macros; ++m) {
+    double diff = 0.0, ref = 0.0;
+    for (std::size_t r = m * per; r < (m + 1) * per; ++r) {
+      diff += (a[r] - b[r]) * (a[r] - b[r]);
+      ref += b[r] * b[r];
+    }
+    const double rel = ref > 0.0 ? std::sqrt(diff / ref) : std::sqrt(diff);
+    if (!(rel <= worst)) worst = rel;
+  }
+  return worst;
+}
+
+/// Per-macro 2-norm of d - A c, in double.
+std::vector<double> residual_norms(const BandedMatrix<double>& A, const std::vector<double>& d,
+                                   const std::vector<double>& c) {
+  const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(A.rows_per_macro());
+  std::vector<double> out(A.macros);
+  for (int m = 0; m < A.macros; ++m) {
+    double s = 0.0;
+    for (std::ptrdiff_t r = 0; r < nn; ++r) {
+      const std::size_t g = m * nn + r;
+      double ax = 0.0;
+      for (int k = 0; k < kBands; ++k) {
+        const std::ptrdiff_t col = r + band_offset(k, A.n);
+        if (col >= 0 && col < nn) ax += A.band[k][g] * c[m * nn + col];
+      }
+      s += (d[g] - ax) * (d[g] - ax);
+    }
+    out[m] = std::sqrt(s);
+  }
+  return out;
+}
+
+std::vector<double> macro_norms(const std::vector<double>& v, int macros) {
+  const std::size_t per = v.size() / macros;
+  std::vector<double> out(macros);
+  for (int m = 0; m < macros; ++m) {
+    double s = 0.0;
+    for (std::size_t r = m * per; r < (m + 1) * per; ++r) s += v[r] * v[r];
+    out[m] = std::sqrt(s);
+  }
+  return out;
+}
+
+// --- without a device ---------------------------------------------------------------------------
+
+TEST(CudaLocalSolver, FailsClearlyWithoutDevice) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is visible";
+  LocalSolverParams p = params_for(Target::cuda, Precision::float32);
+  try {
+    make_local_solver(p);
+    FAIL() << "make_local_solver(target=cuda) returned without a device";
+  } catch (const AccelError& e) {
+    EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("solver.local.target=cuda"), std::string::npos)
+        << e.what();
+  }
+  p.precision = Precision::float64;
+  EXPECT_THROW(make_local_solver(p), AccelError);
+}
+
+// --- with a device ------------------------------------------------------------------------------
+
+TEST(CudaLocalSolver, DescriptionNamesTargetCycleAndDevice) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  auto solver = make_local_solver(params_for(Target::cuda, Precision::float32));
+  const std::string d = solver->description();
+  EXPECT_NE(d.find("cuda/float"), std::string::npos) << d;
+  EXPECT_NE(d.find("V(4,4)"), std::string::npos) << d;
+  EXPECT_NE(d.find(" on "), std::string::npos) << d;
+  auto dbl = make_local_solver(params_for(Target::cuda, Precision::float64));
+  EXPECT_NE(dbl->description().find("cuda/double"), std::string::npos) << dbl->description();
+}
+
+TEST(CudaLocalSolver, RejectsDeviceOutOfRange) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  LocalSolverParams p = params_for(Target::cuda, Precision::float32);
+  p.device = cuda_device_count();
+  try {
+    make_local_solver(p);
+    FAIL() << "device " << p.device << " accepted";
+  } catch (const AccelError& e) {
+    EXPECT_NE(std::string(e.what()).find("solver.local.device"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CudaLocalSolver, SolveBeforeSetupThrows) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  auto solver = make_local_solver(params_for(Target::cuda, Precision::float32));
+  std::vector<double> d(9, 1.0), c(9);
+  EXPECT_THROW(solver->solve(d.data(), c.data()), AccelError);
+}
+
+/// One V(4,4) cycle on fine levels 2..8 over a level-1 coarse grid, 5 macros of different scaling
+/// and boundary conditions.
+TEST(CudaLocalSolver, MatchesCpuOnEveryLevel) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  for (int fine = 2; fine <= 8; ++fine) {
+    SCOPED_TRACE("fine level " + std::to_string(fine));
+    const Problem p = make_problem(1, fine, mixed_macros(5), 17u + fine);
+    const auto cpu_f = run(params_for(Target::cpu, Precision::float32), p);
+    const auto cpu_d = run(params_for(Target::cpu, Precision::float64), p);
+    const auto cuda_f = run(params_for(Target::cuda, Precision::float32), p);
+    const auto cuda_d = run(params_for(Target::cuda, Precision::float64), p);
+    const double ff = worst_relative_difference(cuda_f, cpu_f, 5);
+    const double fd = worst_relative_difference(cuda_f, cpu_d, 5);
+    const double dd = worst_relative_difference(cuda_d, cpu_d, 5);
+    std::printf("[ cuda vs cpu ] L=%d float/float %.2e float/double %.2e double/double %.2e\n",
+                fine, ff, fd, dd);
+    EXPECT_LE(ff, 1e-5);
+    EXPECT_LE(fd, 1e-4);
+    EXPECT_LE(dd, 1e-12);
+  }
+}
+
+/// A deeper coarse grid (level 3: 81 unknowns per macro in the dense solve) and several cycles.
+TEST(CudaLocalSolver, MatchesCpuWithLargerCoarseGridAndSeveralCycles) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(3, 7, mixed_macros(4), 5u);
+  for (Precision prec : {Precision::float32, Precision::float64}) {
+    LocalSolverParams cpu = params_for(Target::cpu, prec), gpu = params_for(Target::cuda, prec);
+    cpu.max_cycles = gpu.max_cycles = 3;
+    const double tol = prec == Precision::float32 ? 1e-5 : 1e-12;
+    EXPECT_LE(worst_relative_difference(run(gpu, p), run(cpu, p), 4), tol) << to_string(prec);
+  }
+}
+
+/// Other cycle shapes, including no pre-smoothing (the coarse correction starts from x = 0) and
+/// odd sweep counts (the iterate ends in the other Jacobi buffer).
+TEST(CudaLocalSolver, MatchesCpuForOtherCycleShapes) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(1, 6, mixed_macros(3), 99u);
+  const std::array<std::array<int, 2>, 4> shapes{{{0, 2}, {1, 0}, {3, 1}, {2, 2}}};
+  for (const auto& [pre, post] : shapes) {
+    for (Precision prec : {Precision::float32, Precision::float64}) {
+      LocalSolverParams cpu = params_for(Target::cpu, prec), gpu = params_for(Target::cuda, prec);
+      cpu.pre_smooth = gpu.pre_smooth = pre;
+      cpu.post_smooth = gpu.post_smooth = post;
+      cpu.jacobi_damping = gpu.jacobi_damping = 0.6;
+      cpu.max_cycles = gpu.max_cycles = 2;
+      const double tol = prec == Precision::float32 ? 1e-5 : 1e-12;
+      EXPECT_LE(worst_relative_difference(run(gpu, p), run(cpu, p), 3), tol)
+          << "V(" << pre << "," << post << ") " << to_string(prec);
+    }
+  }
+}
+
+/// Many macros in one batch: every kernel's grid spans macro boundaries.
+TEST(CudaLocalSolver, MatchesCpuOnManyMacros) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(2, 6, mixed_macros(70), 3u);
+  EXPECT_LE(worst_relative_difference(run(params_for(Target::cuda, Precision::float32), p),
+                                      run(params_for(Target::cpu, Precision::float32), p), 70),
+            1e-5);
+}
+
+/// levels.front() == levels.back(): the solve is the batched dense LU alone.
+TEST(CudaLocalSolver, CoarseDirectSolveMatchesCpu) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  for (int level : {0, 1, 2, 3}) {
+    SCOPED_TRACE("level " + std::to_string(level));
+    const Problem p = make_problem(level, level, mixed_macros(6), 11u + level);
+    const auto cpu_f = run(params_for(Target::cpu, Precision::float32), p);
+    const auto cpu_d = run(params_for(Target::cpu, Precision::float64), p);
+    const auto cuda_f = run(params_for(Target::cuda, Precision::float32), p);
+    const auto cuda_d = run(params_for(Target::cuda, Precision::float64), p);
+    EXPECT_LE(worst_relative_difference(cuda_f, cpu_f, 6), 1e-5);
+    EXPECT_LE(worst_relative_difference(cuda_d, cpu_d, 6), 1e-12);
+    // A direct solve in double leaves a residual at round-off.
+    const auto res = residual_norms(p.fine(), p.defect, cuda_d);
+    const auto ref = macro_norms(p.defect, 6);
+    for (int m = 0; m < 6; ++m) EXPECT_LE(res[m], 1e-12 * ref[m]) << "macro " << m;
+  }
+}
+
+TEST(CudaLocalSolver, CorrectionIsExactlyZeroAtDirichletRows) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  for (int coarse : {1, 2}) {
+    const Problem p = make_problem(coarse, 6, mixed_macros(4), 23u);
+    for (Precision prec : {Precision::float32, Precision::float64}) {
+      LocalSolverParams params = params_for(Target::cuda, prec);
+      params.max_cycles = 2;
+      const auto c = run(params, p);
+      const BandedMatrix<double>& A = p.fine();
+      std::size_t dirichlet = 0;
+      for (int m = 0; m < A.macros; ++m)
+        for (int j = 0; j < A.n; ++j)
+          for (int i = 0; i < A.n; ++i)
+            if (is_dirichlet(p.macros[m], i, j, A.n)) {
+              ++dirichlet;
+              ASSERT_EQ(c[m * A.rows_per_macro() + i + static_cast<std::size_t>(j) * A.n], 0.0)
+                  << "macro " << m << " node (" << i << "," << j << ") " << to_string(prec);
+            }
+      EXPECT_GT(dirichlet, 0u);
+    }
+  }
+}
+
+TEST(CudaLocalSolver, DigitsModeReachesTheDigits) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(1, 7, mixed_macros(4), 31u);
+  const auto ref = macro_norms(p.defect, 4);
+  for (Precision prec : {Precision::float32, Precision::float64}) {
+    SCOPED_TRACE(to_string(prec));
+    LocalSolverParams gpu = params_for(Target::cuda, prec), cpu = params_for(Target::cpu, prec);
+    gpu.digits = cpu.digits = prec == Precision::float32 ? 4.0 : 8.0;
+    gpu.max_cycles = cpu.max_cycles = 60;
+    LocalSolveStats gs, cs;
+    const auto c = run(gpu, p, &gs);
+    run(cpu, p, &cs);
+    EXPECT_GT(gs.cycles, 1);
+    EXPECT_LT(gs.cycles, gpu.max_cycles);
+    EXPECT_LE(gs.worst_reduction, std::pow(10.0, -gpu.digits));
+    EXPECT_GT(gs.worst_reduction, 0.0);
+    // Same algorithm: the same number of cycles, unless a defect lands within rounding of the
+    // threshold (float).
+    EXPECT_LE(std::abs(gs.cycles - cs.cycles), prec == Precision::float32 ? 1 : 0);
+    // The reduction measured on the device holds for the returned double correction too (the
+    // float correction carries its own rounding, ~1e-7 relative).
+    const auto res = residual_norms(p.fine(), p.defect, c);
+    for (int m = 0; m < 4; ++m)
+      EXPECT_LE(res[m], 2.0 * std::pow(10.0, -gpu.digits) * ref[m]) << "macro " << m;
+  }
+}
+
+TEST(CudaLocalSolver, ZeroDefectGivesZeroCorrection) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  Problem p = make_problem(1, 5, mixed_macros(3), 1u);
+  std::fill(p.defect.begin(), p.defect.end(), 0.0);
+  LocalSolverParams params = params_for(Target::cuda, Precision::float32);
+  params.digits = 3.0;
+  params.max_cycles = 5;
+  LocalSolveStats stats;
+  const auto c = run(params, p, &stats);
+  EXPECT_EQ(stats.cycles, 1);
+  EXPECT_EQ(stats.worst_reduction, 0.0);
+  for (double v : c) ASSERT_EQ(v, 0.0);
+}
+
+/// A solver is set up once and solves many defects; a second setup replaces the hierarchy.
+TEST(CudaLocalSolver, RepeatedSolvesAndSetups) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem a = make_problem(1, 5, mixed_macros(3), 41u);
+  const Problem b = make_problem(2, 6, mixed_macros(5), 42u);
+  auto gpu = make_local_solver(params_for(Target::cuda, Precision::float32));
+  auto cpu = make_local_solver(params_for(Target::cpu, Precision::float32));
+  for (const Problem* p : {&a, &b, &a}) {
+    gpu->setup(p->levels());
+    cpu->setup(p->levels());
+    for (int rep = 0; rep < 2; ++rep) {
+      std::vector<double> cg(p->fine().rows()), cc(p->fine().rows());
+      gpu->solve(p->defect.data(), cg.data());
+      cpu->solve(p->defect.data(), cc.data());
+      EXPECT_LE(worst_relative_difference(cg, cc, p->fine().macros), 1e-5);
+    }
+  }
+}
+
+TEST(CudaLocalSolver, RejectsInconsistentLevels) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  auto solver = make_local_solver(params_for(Target::cuda, Precision::float32));
+  const auto macros = mixed_macros(2);
+  const BandedMatrix<double> c = laplacian(1, macros), f = laplacian(3, macros);
+  EXPECT_THROW(solver->setup({&c, &f}), AccelError);
+  EXPECT_THROW(solver->setup({}), AccelError);
+  BandedMatrix<double> zero_diag = laplacian(2, macros);
+  zero_diag.at(kCentre, 0, 12) = 0.0;
+  EXPECT_THROW(solver->setup({&c, &zero_diag}), AccelError);
+}
+
+}  // namespace
+}  // namespace quilt::accel
