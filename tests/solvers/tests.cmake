@@ -1,2 +1,3 @@
 quilt_serial_test(test_krylov solvers/test_krylov.cpp)
 quilt_mpi_test(test_scarc solvers/test_scarc.cpp)
+quilt_mpi_test(test_cuda_target solvers/test_cuda_target.cpp)

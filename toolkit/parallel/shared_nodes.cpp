@@ -175,12 +175,16 @@ void SharedNodes::average(double* v) const {
   for (std::size_t i = 0; i < count; ++i) v[i] *= inverse_multiplicity_[i];
 }
 
-double SharedNodes::dot(const double* x, const double* y) const {
+double SharedNodes::local_dot(const double* x, const double* y) const {
   const std::size_t count = size();
   const double* w = inverse_multiplicity_.data();
   double local = 0.0;
   for (std::size_t i = 0; i < count; ++i) local += x[i] * y[i] * w[i];
-  return comm_->sum(local);
+  return local;
+}
+
+double SharedNodes::dot(const double* x, const double* y) const {
+  return comm_->sum(local_dot(x, y));
 }
 
 double SharedNodes::norm(const double* x) const { return std::sqrt(dot(x, x)); }

@@ -22,6 +22,7 @@ class SharedNodes {
   SharedNodes(const DistributedMesh& dm, const Communicator& comm, int level);
 
   int level() const { return level_; }
+  const Communicator& comm() const { return *comm_; }
   int n() const { return n_; }
   /// Values per level vector on this rank: macros * n * n.
   std::size_t size() const { return static_cast<std::size_t>(dm_->num_local()) * n_ * n_; }
@@ -34,6 +35,8 @@ class SharedNodes {
   /// partial sums in macro order, ranks in rank order: bitwise reproducible for a rank count.
   double dot(const double* x, const double* y) const;
   double norm(const double* x) const;
+  /// This rank's part of dot() (no reduction), for inner products of several fields at once.
+  double local_dot(const double* x, const double* y) const;
 
   /// Number of macros holding each node of this rank's macros (grid order, macro-major).
   const std::vector<double>& multiplicity() const { return multiplicity_; }

@@ -18,6 +18,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+std::vector<accel::BandedMatrix<double>> local_coarse_levels(
+    const accel::BandedMatrix<double>& local_matrix, int level, int local_coarse_level) {
+  std::vector<accel::BandedMatrix<double>> down;  // finest-but-one first
+  for (int k = level - 1; k >= std::max(0, std::min(local_coarse_level, level)); --k)
+    down.push_back(accel::cpu::galerkin_coarse(down.empty() ? local_matrix : down.back()));
+  return {std::make_move_iterator(down.rbegin()), std::make_move_iterator(down.rend())};
+}
+
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold) {
   int lc = 0;
   for (int l = 1; l < finest; ++l)
@@ -47,15 +55,9 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
     if (l <= params_.coarse_level) continue;
-    // Local hierarchy: the local matrix of level l and its Galerkin coarsenings (see
-    // accel/cpu/galerkin.hpp for why not the local matrices of the coarser global levels).
-    const int local_coarse = std::min(params_.local_coarse_level, l);
-    std::vector<accel::BandedMatrix<double>> galerkin;
-    for (int k = l - 1; k >= local_coarse; --k)
-      galerkin.push_back(accel::cpu::galerkin_coarse(galerkin.empty() ? level.local_matrix
-                                                                 : galerkin.back()));
+    const auto coarse_levels = local_coarse_levels(level.local_matrix, l, params_.local_coarse_level);
     std::vector<const accel::BandedMatrix<double>*> levels;
-    for (auto it = galerkin.rbegin(); it != galerkin.rend(); ++it) levels.push_back(&*it);
+    for (const auto& A : coarse_levels) levels.push_back(&A);
     levels.push_back(&level.local_matrix);
     local_[l] = accel::make_local_solver(params_.local);
     local_[l]->setup(levels);  // the solver keeps its own (converted) copies

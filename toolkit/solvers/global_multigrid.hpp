@@ -73,6 +73,12 @@ class GlobalMultigrid final : public Preconditioner {
   MultigridTimings timings_;
 };
 
+/// The coarse levels of a macro batch's local multigrid: Galerkin coarsenings P^T A P of the
+/// local matrix of level `level` down to `local_coarse_level`, coarsest first (see
+/// accel/cpu/galerkin.hpp for why not the local matrices of the coarser global levels).
+std::vector<accel::BandedMatrix<double>> local_coarse_levels(
+    const accel::BandedMatrix<double>& local_matrix, int level, int local_coarse_level);
+
 /// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
 /// most `threshold` (level 0 if none; `finest` itself only when finest == 0).
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold);
