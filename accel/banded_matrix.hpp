@@ -25,13 +25,17 @@ inline constexpr int kBands = 9;
 inline constexpr int kCentre = 4;
 
 /// Band index of the stencil position (di, dj), di, dj in {-1, 0, 1}.
-constexpr int band_index(int di, int dj) { return (dj + 1) * 3 + (di + 1); }
+constexpr int band_index(int di, int dj) {
+  return (dj + 1) * 3 + (di + 1);
+}
 /// Row offset of band k on a grid with n nodes per side.
 constexpr std::ptrdiff_t band_offset(int k, int n) {
   return static_cast<std::ptrdiff_t>(k / 3 - 1) * n + (k % 3 - 1);
 }
 /// Nodes per macro side on level L.
-constexpr int nodes_per_side(int level) { return (1 << level) + 1; }
+constexpr int nodes_per_side(int level) {
+  return (1 << level) + 1;
+}
 
 template <class T>
 struct BandedMatrix {

@@ -34,12 +34,12 @@ class AccelError : public std::runtime_error {
 struct LocalSolverParams {
   Target target = Target::cpu;
   Precision precision = Precision::float64;
-  int pre_smooth = 4;            ///< damped Jacobi steps before restriction
-  int post_smooth = 4;           ///< damped Jacobi steps after prolongation
-  double jacobi_damping = 0.7;   ///< omega in x += omega D^{-1} (b - A x)
-  int max_cycles = 1;            ///< V-cycles per solve (the cap, when digits > 0)
-  double digits = 0.0;           ///< > 0: cycle until every macro's defect dropped 10^-digits
-  int device = -1;               ///< cuda: device ordinal, -1 = first visible device
+  int pre_smooth = 4;           ///< damped Jacobi steps before restriction
+  int post_smooth = 4;          ///< damped Jacobi steps after prolongation
+  double jacobi_damping = 0.7;  ///< omega in x += omega D^{-1} (b - A x)
+  int max_cycles = 1;           ///< V-cycles per solve (the cap, when digits > 0)
+  double digits = 0.0;          ///< > 0: cycle until every macro's defect dropped 10^-digits
+  int device = -1;              ///< cuda: device ordinal, -1 = first visible device
 };
 
 /// What the last solve() did.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "accel/local_solver.hpp"
+#include "common/scarc_options.hpp"
 #include "io/config.hpp"
 #include "io/json.hpp"
 #include "io/vtu_writer.hpp"
@@ -21,40 +22,23 @@ using namespace quilt;
 namespace {
 
 void declare_keys(Config& config) {
-  config.keys()
-      ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-       "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
-      ("mesh.level", po::value<int>()->default_value(6), "refinement level L (2^L x 2^L elements per macro)")
-      ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
-       "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
-      ("problem.solution", po::value<std::string>()->default_value("sin_sin"),
-       "manufactured solution: sin_sin (unit square, zero boundary values) | exp_sin (any mesh)")
-      ("solver.type", po::value<std::string>()->default_value("cg"),
-       "outer solver: cg | bicgstab | fgmres (preconditioned by one ScaRC cycle) | mg (ScaRC alone)")
-      ("solver.rel_tol", po::value<double>()->default_value(1e-8), "relative residual reduction")
-      ("solver.abs_tol", po::value<double>()->default_value(0.0), "absolute residual bound")
-      ("solver.max_iter", po::value<int>()->default_value(100), "iteration cap (exceeding it is an error)")
-      ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
-      ("solver.mg.pre_smooth", po::value<int>()->default_value(1), "global Schwarz pre-smoothing steps")
-      ("solver.mg.post_smooth", po::value<int>()->default_value(1), "global Schwarz post-smoothing steps")
-      ("solver.mg.damping", po::value<double>()->default_value(0.7), "damping of the Schwarz correction")
-      ("solver.mg.combination", po::value<std::string>()->default_value("average"),
-       "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
-      ("solver.coarse.threshold", po::value<std::size_t>()->default_value(20000),
-       "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")
-      ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
-      ("solver.local.precision", po::value<std::string>()->default_value("double"),
-       "local solve precision: double | float (mixed precision)")
-      ("solver.local.pre_smooth", po::value<int>()->default_value(4), "local MG Jacobi pre-smoothing steps")
-      ("solver.local.post_smooth", po::value<int>()->default_value(4), "local MG Jacobi post-smoothing steps")
-      ("solver.local.damping", po::value<double>()->default_value(0.7), "local Jacobi damping")
-      ("solver.local.cycles", po::value<int>()->default_value(1), "local V-cycles per local solve (cap with digits)")
-      ("solver.local.digits", po::value<double>()->default_value(0.0),
-       "> 0: local cycles until each macro gained this many digits")
-      ("solver.local.coarse_level", po::value<int>()->default_value(1),
-       "coarsest local MG level (dense LU per macro)")
-      ("solver.local.device", po::value<int>()->default_value(-1),
-       "cuda device; -1: node-local rank modulo the device count");
+  config.keys()("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
+                "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")(
+      "mesh.level", po::value<int>()->default_value(6),
+      "refinement level L (2^L x 2^L elements per macro)")(
+      "mesh.chart", po::value<std::vector<std::string>>()->composing(),
+      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")(
+      "problem.solution", po::value<std::string>()->default_value("sin_sin"),
+      "manufactured solution: sin_sin (unit square, zero boundary values) | exp_sin (any mesh)")(
+      "solver.type", po::value<std::string>()->default_value("cg"),
+      "outer solver: cg | bicgstab | fgmres (preconditioned by one ScaRC cycle) | mg (ScaRC "
+      "alone)")("solver.rel_tol", po::value<double>()->default_value(1e-8),
+                "relative residual reduction")(
+      "solver.abs_tol", po::value<double>()->default_value(0.0), "absolute residual bound")(
+      "solver.max_iter", po::value<int>()->default_value(100),
+      "iteration cap (exceeding it is an error)")(
+      "solver.restart", po::value<int>()->default_value(30), "fgmres restart length");
+  declare_scarc_keys(config);
 }
 
 PoissonParams read_params(const Config& config, const Communicator& comm) {
@@ -74,38 +58,9 @@ PoissonParams read_params(const Config& config, const Communicator& comm) {
   p.krylov.max_iter = config.get<int>("solver.max_iter");
   p.krylov.restart = config.get<int>("solver.restart");
   if (p.krylov.max_iter < 1) config.fail("solver.max_iter", "must be >= 1");
-  auto& mg = p.multigrid;
-  mg.pre_smooth = config.get<int>("solver.mg.pre_smooth");
-  mg.post_smooth = config.get<int>("solver.mg.post_smooth");
-  mg.damping = config.get<double>("solver.mg.damping");
-  const auto combination = config.get<std::string>("solver.mg.combination");
-  if (combination == "average") mg.combination = SchwarzCombination::average;
-  else if (combination == "symmetric") mg.combination = SchwarzCombination::symmetric;
-  else config.fail("solver.mg.combination", "'" + combination + "' is not average or symmetric");
-  p.coarse_threshold = config.get<std::size_t>("solver.coarse.threshold");
-  mg.local_coarse_level = config.get<int>("solver.local.coarse_level");
-  if (mg.local_coarse_level < 0) config.fail("solver.local.coarse_level", "must be >= 0");
-  auto& local = mg.local;
-  try {
-    local.target = accel::parse_target(config.get<std::string>("solver.local.target"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.target", e.what());
-  }
-  try {
-    local.precision = accel::parse_precision(config.get<std::string>("solver.local.precision"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.precision", e.what());
-  }
-  local.pre_smooth = config.get<int>("solver.local.pre_smooth");
-  local.post_smooth = config.get<int>("solver.local.post_smooth");
-  local.jacobi_damping = config.get<double>("solver.local.damping");
-  local.max_cycles = config.get<int>("solver.local.cycles");
-  local.digits = config.get<double>("solver.local.digits");
-  local.device = config.get<int>("solver.local.device");
-  if (local.target == accel::Target::cuda && local.device < 0) {
-    const int devices = accel::cuda_device_count();
-    if (devices > 0) local.device = comm.node_local_rank() % devices;
-  }
+  const ScarcOptions scarc = read_scarc_options(config, comm);
+  p.multigrid = scarc.multigrid;
+  p.coarse_threshold = scarc.coarse_threshold;
   return p;
 }
 
@@ -148,7 +103,8 @@ int run(int argc, char** argv, const Communicator& comm) {
     j["l2_error"] = r.l2_error;
     j["h1_error"] = r.h1_error;
     char checksum[17];
-    std::snprintf(checksum, sizeof checksum, "%016llx", static_cast<unsigned long long>(r.checksum));
+    std::snprintf(checksum, sizeof checksum, "%016llx",
+                  static_cast<unsigned long long>(r.checksum));
     j["checksum"] = std::string(checksum);
     Json& t = j["timings"];
     t["total"] = r.timings.total;
@@ -160,7 +116,8 @@ int run(int argc, char** argv, const Communicator& comm) {
   }
   if (config.has("vtu")) {
     std::vector<MacroGeometry> geometry;
-    for (int cell : r.mesh.macros) geometry.push_back(refine_macro(r.mesh.mesh, r.mesh.charts, cell, r.level));
+    for (int cell : r.mesh.macros)
+      geometry.push_back(refine_macro(r.mesh.mesh, r.mesh.charts, cell, r.level));
     write_vtu(config.get<std::string>("vtu"), "poisson", geometry, {{"u", &r.solution}}, comm);
   }
   return 0;

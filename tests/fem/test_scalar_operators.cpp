@@ -11,7 +11,9 @@ using accel::BandedMatrix;
 
 namespace {
 
-std::string mesh_path(const char* name) { return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name; }
+std::string mesh_path(const char* name) {
+  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
+}
 
 struct MeshCase {
   const char* file;
@@ -66,7 +68,8 @@ TEST_P(ScalarOperators, MassSumsToAreaAndLumpedMassMatches) {
       const MacroGeometry g = refine_macro(mesh, {}, c, level);
       add_mass(g, M, c);
       assemble_lumped_mass(g, diag.data());
-      assemble_load(g, [](double, double) { return 1.0; }, b.data());
+      assemble_load(
+          g, [](double, double) { return 1.0; }, b.data());
       for (std::size_t r = 0; r < diag.size(); ++r) {
         lumped += diag[r];
         load += b[r];

@@ -19,7 +19,9 @@ std::string mesh_path(const std::string& name) {
 }
 
 /// A value no two (global node, macro) pairs share, to catch a copy added twice or missed.
-double type0_value(std::size_t gid, int cell) { return 0.37 * gid + 1.0 / (3.0 + cell); }
+double type0_value(std::size_t gid, int cell) {
+  return 0.37 * gid + 1.0 / (3.0 + cell);
+}
 
 class SharedNodesTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -57,8 +59,8 @@ TEST_P(SharedNodesTest, SumMatchesSerialReferenceBitForBit) {
     for (int m = 0; m < dm.num_local(); ++m) {
       const auto ids = numbering.cell_nodes(dm.macros[m]);
       for (std::size_t r = 0; r < nn; ++r) {
-        ASSERT_EQ(v[m * nn + r], reference[ids[r]]) << "level " << level << " macro "
-                                                    << dm.macros[m] << " node " << r;
+        ASSERT_EQ(v[m * nn + r], reference[ids[r]])
+            << "level " << level << " macro " << dm.macros[m] << " node " << r;
         ASSERT_EQ(shared.multiplicity()[m * nn + r], count[ids[r]]);
       }
     }

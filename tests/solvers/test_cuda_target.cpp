@@ -38,9 +38,9 @@ TEST(CudaTarget, LocalSolveMatchesCpuOnShippedMeshOperators) {
   for (const char* mesh : {"unit_square_4x2.msh", "unit_square_unstructured.msh"}) {
     const DistributedMesh dm = distribute(read_msh(mesh_path(mesh)), {}, comm);
     const int L = 6;
-    const LevelHierarchy hierarchy(
-        dm, comm, L, std::vector<bool>(dm.mesh.part_names.size(), true),
-        [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) { add_laplacian(g, A, m); });
+    const LevelHierarchy hierarchy(dm, comm, L, std::vector<bool>(dm.mesh.part_names.size(), true),
+                                   [](const MacroGeometry& g, accel::BandedMatrix<double>& A,
+                                      int m) { add_laplacian(g, A, m); });
     const auto& fine = hierarchy.level(L);
     const auto coarse = local_coarse_levels(fine.local_matrix, L, 1);
     std::vector<const accel::BandedMatrix<double>*> levels;

@@ -68,7 +68,8 @@ TEST_P(KrylovMethods, SolvesToToleranceAndRecoversSolution) {
   for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(x[i], u[i], 1e-7);
   // CG and full GMRES on the (n-2)-dimensional interior space finish in at most n-2 steps in
   // exact arithmetic (allow a few for round-off); BiCGStab has no such bound, only ~2x.
-  const int bound = GetParam() == KrylovMethod::bicgstab ? 2 * static_cast<int>(n) : static_cast<int>(n) + 2;
+  const int bound =
+      GetParam() == KrylovMethod::bicgstab ? 2 * static_cast<int>(n) : static_cast<int>(n) + 2;
   EXPECT_LE(r.iterations, bound);
 }
 

@@ -26,7 +26,9 @@ PoissonParams params(const std::string& mesh, const std::string& solution, int l
   return p;
 }
 
-PoissonResult solve(const PoissonParams& p) { return solve_poisson(p, Communicator()); }
+PoissonResult solve(const PoissonParams& p) {
+  return solve_poisson(p, Communicator());
+}
 
 }  // namespace
 
@@ -103,7 +105,8 @@ TEST(ScaRC, TwoRunsAreBitwiseIdentical) {
   const PoissonResult b = solve(p);
   EXPECT_EQ(a.checksum, b.checksum);
   ASSERT_EQ(a.solution.size(), b.solution.size());
-  EXPECT_EQ(0, std::memcmp(a.solution.data(), b.solution.data(), a.solution.size() * sizeof(double)));
+  EXPECT_EQ(0,
+            std::memcmp(a.solution.data(), b.solution.data(), a.solution.size() * sizeof(double)));
 }
 
 TEST(ScaRC, IterationCapIsReportedAsAnError) {

@@ -29,8 +29,8 @@ struct Q1Point {
   std::array<double, 4> phi;
   std::array<double, 4> dphi_dx;
   std::array<double, 4> dphi_dy;
-  double x, y;    ///< physical position
-  double det_j;   ///< > 0 for a counterclockwise, non-degenerate element
+  double x, y;   ///< physical position
+  double det_j;  ///< > 0 for a counterclockwise, non-degenerate element
 };
 
 /// Evaluates the element with corners (x[a], y[a]), a = 0..3 counterclockwise, at (xi, eta).

@@ -54,7 +54,8 @@ void write_vtu(const std::string& directory, const std::string& name,
   master << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\">\n"
          << "<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints>\n"
          << "<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n<PPointData>\n";
-  for (const auto& f : fields) master << "<PDataArray type=\"Float64\" Name=\"" << f.name << "\"/>\n";
+  for (const auto& f : fields)
+    master << "<PDataArray type=\"Float64\" Name=\"" << f.name << "\"/>\n";
   master << "</PPointData>\n";
   for (int r = 0; r < comm.size(); ++r)
     master << "<Piece Source=\"" << name << "_" << r << ".vtu\"/>\n";

@@ -13,8 +13,8 @@ namespace quilt {
 struct Chart {
   enum class Kind { line, circle };
   Kind kind = Kind::line;
-  Point2 centre;       ///< circle only
-  double radius = 0;   ///< circle only
+  Point2 centre;      ///< circle only
+  double radius = 0;  ///< circle only
 
   /// Point at parameter t in [0,1] between a (t=0) and b (t=1) along the chart: the straight
   /// segment for `line`, the shorter arc at constant angular speed for `circle`. Callers pass

@@ -23,19 +23,19 @@ struct Point2 {
 };
 
 struct CoarseMesh {
-  std::string source;                      ///< file it was read from (for messages)
+  std::string source;  ///< file it was read from (for messages)
   std::vector<Point2> vertices;
-  std::vector<std::array<int, 4>> cells;   ///< counterclockwise vertex ids
-  std::vector<std::string> part_names;     ///< physical boundary groups, indexed by part id
+  std::vector<std::array<int, 4>> cells;  ///< counterclockwise vertex ids
+  std::vector<std::string> part_names;    ///< physical boundary groups, indexed by part id
 
   // Topology, filled by build_topology().
-  std::vector<std::array<int, 2>> edges;        ///< canonical (lo, hi)
-  std::vector<std::array<int, 4>> cell_edges;   ///< global edge id of local edge k
+  std::vector<std::array<int, 2>> edges;                ///< canonical (lo, hi)
+  std::vector<std::array<int, 4>> cell_edges;           ///< global edge id of local edge k
   std::vector<std::array<bool, 4>> cell_edge_reversed;  ///< local direction is hi -> lo
-  std::vector<std::vector<int>> edge_cells;     ///< 1 (boundary) or 2 (interior) cells
-  std::vector<int> edge_part;                   ///< boundary part id, -1 for interior edges
-  std::vector<std::vector<int>> vertex_cells;   ///< cells around each vertex, ascending
-  std::vector<std::vector<int>> vertex_parts;   ///< boundary parts touching each vertex
+  std::vector<std::vector<int>> edge_cells;             ///< 1 (boundary) or 2 (interior) cells
+  std::vector<int> edge_part;                           ///< boundary part id, -1 for interior edges
+  std::vector<std::vector<int>> vertex_cells;           ///< cells around each vertex, ascending
+  std::vector<std::vector<int>> vertex_parts;           ///< boundary parts touching each vertex
 
   // Provenance for messages (optional, set by read_msh): the file line of each cell and of each
   // entry of build_topology()'s `boundary`, so topology errors read "file:line: ...".

@@ -14,10 +14,14 @@ namespace quilt {
 /// Grid index of the q-th node (q = 0..n-1, increasing grid index) on local edge k (0..3).
 constexpr std::size_t edge_node(int n, int k, int q) {
   switch (k) {
-    case 0: return static_cast<std::size_t>(q);
-    case 1: return static_cast<std::size_t>(n - 1) + static_cast<std::size_t>(q) * n;
-    case 2: return static_cast<std::size_t>(q) + static_cast<std::size_t>(n - 1) * n;
-    default: return static_cast<std::size_t>(q) * n;
+    case 0:
+      return static_cast<std::size_t>(q);
+    case 1:
+      return static_cast<std::size_t>(n - 1) + static_cast<std::size_t>(q) * n;
+    case 2:
+      return static_cast<std::size_t>(q) + static_cast<std::size_t>(n - 1) * n;
+    default:
+      return static_cast<std::size_t>(q) * n;
   }
 }
 
@@ -29,10 +33,14 @@ inline std::size_t canonical_edge_node(const CoarseMesh& mesh, int cell, int n, 
 /// Grid index of local corner c (vertex c of the cell).
 constexpr std::size_t corner_node(int n, int c) {
   switch (c) {
-    case 0: return 0;
-    case 1: return static_cast<std::size_t>(n - 1);
-    case 2: return static_cast<std::size_t>(n) * n - 1;
-    default: return static_cast<std::size_t>(n - 1) * n;
+    case 0:
+      return 0;
+    case 1:
+      return static_cast<std::size_t>(n - 1);
+    case 2:
+      return static_cast<std::size_t>(n) * n - 1;
+    default:
+      return static_cast<std::size_t>(n - 1) * n;
   }
 }
 

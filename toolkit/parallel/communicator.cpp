@@ -18,11 +18,13 @@ MpiEnvironment::MpiEnvironment(int& argc, char**& argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
-MpiEnvironment::~MpiEnvironment() { MPI_Finalize(); }
+MpiEnvironment::~MpiEnvironment() {
+  MPI_Finalize();
+}
 
 RequestSet::~RequestSet() {
-  if (!requests_.empty()) MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
-                                      MPI_STATUSES_IGNORE);
+  if (!requests_.empty())
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
 MPI_Request* RequestSet::add() {
@@ -42,7 +44,9 @@ Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
 
-double Communicator::sum(double local) const { return sum(std::vector<double>{local})[0]; }
+double Communicator::sum(double local) const {
+  return sum(std::vector<double>{local})[0];
+}
 
 std::vector<double> Communicator::sum(const std::vector<double>& local) const {
   const int count = static_cast<int>(local.size());
@@ -63,8 +67,7 @@ double Communicator::max(double local) const {
 
 long long Communicator::sum(long long local) const {
   long long global = 0;
-  check_mpi(MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_),
-            "MPI_Allreduce(sum)");
+  check_mpi(MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce(sum)");
   return global;
 }
 
@@ -78,7 +81,9 @@ int Communicator::node_local_rank() const {
   return local;
 }
 
-void Communicator::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+void Communicator::barrier() const {
+  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
+}
 
 void Communicator::abort(int code) const {
   MPI_Abort(comm_, code);

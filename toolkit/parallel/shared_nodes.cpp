@@ -26,8 +26,7 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
   const CoarseMesh& mesh = dm.mesh;
   const int n = n_;
   auto has_local = [&](const std::vector<int>& cells) {
-    return std::any_of(cells.begin(), cells.end(),
-                       [&](int c) { return dm.local_index[c] >= 0; });
+    return std::any_of(cells.begin(), cells.end(), [&](int c) { return dm.local_index[c] >= 0; });
   };
   auto make_copy = [&](int cell) {
     Copy copy;
@@ -58,8 +57,10 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
       Copy copy = make_copy(cell);
       const auto& ce = mesh.cell_edges[cell];
       copy.slot = static_cast<int>(std::find(ce.begin(), ce.end(), e) - ce.begin());
-      const auto first = static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 1));
-      const auto second = static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 2));
+      const auto first =
+          static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 1));
+      const auto second =
+          static_cast<std::ptrdiff_t>(canonical_edge_node(mesh, cell, n, copy.slot, 2));
       copy.base = first;
       copy.stride = n > 3 ? second - first : 0;
       entity.copies.push_back(copy);
@@ -143,14 +144,17 @@ void SharedNodes::sum(double* v) const {
   const int n = n_;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   auto width = [n](const Entity& e) { return e.edge ? n - 2 : 1; };
-  auto at = [&](const Copy& c, int p) -> double& { return v[c.local * nn + c.base + p * c.stride]; };
+  auto at = [&](const Copy& c, int p) -> double& {
+    return v[c.local * nn + c.base + p * c.stride];
+  };
   std::vector<std::vector<double>> received;
   std::vector<std::vector<std::ptrdiff_t>> offsets;
-  exchange(width,
-           [&](const Entity& e, const Copy& c, double* out) {
-             for (int p = 0; p < width(e); ++p) out[p] = at(c, p);
-           },
-           received, offsets);
+  exchange(
+      width,
+      [&](const Entity& e, const Copy& c, double* out) {
+        for (int p = 0; p < width(e); ++p) out[p] = at(c, p);
+      },
+      received, offsets);
   for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
     const Entity& entity = entities_[ei];
     const int w = width(entity);
@@ -158,9 +162,8 @@ void SharedNodes::sum(double* v) const {
       double s = 0.0;
       for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
         const Copy& c = entity.copies[ci];
-        const double value = c.local >= 0
-                                 ? at(c, p)
-                                 : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
+        const double value =
+            c.local >= 0 ? at(c, p) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
         s = ci == 0 ? value : s + value;
       }
       for (const Copy& c : entity.copies)
@@ -187,7 +190,9 @@ double SharedNodes::dot(const double* x, const double* y) const {
   return comm_->sum(local_dot(x, y));
 }
 
-double SharedNodes::norm(const double* x) const { return std::sqrt(dot(x, x)); }
+double SharedNodes::norm(const double* x) const {
+  return std::sqrt(dot(x, x));
+}
 
 void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
   sum(A.band[accel::kCentre].data());
@@ -217,20 +222,20 @@ void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
   auto width = [n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; };
   std::vector<std::vector<double>> received;
   std::vector<std::vector<std::ptrdiff_t>> offsets;
-  exchange(width,
-           [&](const Entity& e, const Copy& c, double* out) {
-             for (int q = 0; q < width(e); ++q) out[q] = coupling(c, q);
-           },
-           received, offsets);
+  exchange(
+      width,
+      [&](const Entity& e, const Copy& c, double* out) {
+        for (int q = 0; q < width(e); ++q) out[q] = coupling(c, q);
+      },
+      received, offsets);
   for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
     const Entity& entity = entities_[ei];
     for (int q = 0; q < width(entity); ++q) {
       double s = 0.0;
       for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
         const Copy& c = entity.copies[ci];
-        const double value = c.local >= 0
-                                 ? coupling(c, q)
-                                 : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + q];
+        const double value =
+            c.local >= 0 ? coupling(c, q) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + q];
         s = ci == 0 ? value : s + value;
       }
       for (const Copy& c : entity.copies)

@@ -50,11 +50,11 @@ class SharedNodes {
 
  private:
   struct Copy {
-    int cell;            ///< global macro id
-    int rank;            ///< its rank
-    int local;           ///< index among this rank's macros, -1 if remote
-    int slot;            ///< corner (vertex entity) or local edge (edge entity) in that macro
-    std::ptrdiff_t base = 0;    ///< grid index of the entity's first inner node (canonical order)
+    int cell;                 ///< global macro id
+    int rank;                 ///< its rank
+    int local;                ///< index among this rank's macros, -1 if remote
+    int slot;                 ///< corner (vertex entity) or local edge (edge entity) in that macro
+    std::ptrdiff_t base = 0;  ///< grid index of the entity's first inner node (canonical order)
     std::ptrdiff_t stride = 0;  ///< grid step between consecutive inner nodes
   };
   struct Entity {

@@ -13,7 +13,10 @@ namespace quilt {
 
 UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
                                            std::vector<int> column, std::vector<double> value)
-    : n_(n), row_start_(std::move(row_start)), column_(std::move(column)), value_(std::move(value)) {
+    : n_(n),
+      row_start_(std::move(row_start)),
+      column_(std::move(column)),
+      value_(std::move(value)) {
   // UMFPACK reads compressed columns: handed our rows it sees A^T, so solve() asks for the
   // transposed system (UMFPACK_At) to get A x = b.
   void* symbolic = nullptr;
@@ -22,8 +25,8 @@ UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
   if (status != UMFPACK_OK)
     throw SolverError("coarse grid: umfpack_di_symbolic failed with status " +
                       std::to_string(status) + " (matrix of order " + std::to_string(n_) + ")");
-  status = umfpack_di_numeric(row_start_.data(), column_.data(), value_.data(), symbolic,
-                              &numeric_, nullptr, nullptr);
+  status = umfpack_di_numeric(row_start_.data(), column_.data(), value_.data(), symbolic, &numeric_,
+                              nullptr, nullptr);
   umfpack_di_free_symbolic(&symbolic);
   if (status != UMFPACK_OK)
     throw SolverError("coarse grid: umfpack_di_numeric failed with status " +

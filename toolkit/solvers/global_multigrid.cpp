@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "accel/cpu/band_kernels.hpp"
-#include "accel/cpu/grid_transfer.hpp"
 #include "accel/cpu/galerkin.hpp"
+#include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
 
 namespace quilt {
@@ -24,6 +24,12 @@ std::vector<accel::BandedMatrix<double>> local_coarse_levels(
   for (int k = level - 1; k >= std::max(0, std::min(local_coarse_level, level)); --k)
     down.push_back(accel::cpu::galerkin_coarse(down.empty() ? local_matrix : down.back()));
   return {std::make_move_iterator(down.rbegin()), std::make_move_iterator(down.rend())};
+}
+
+int local_coarse_level_for(const GlobalMultigridParams& params, int level) {
+  int coarse = std::min(params.local_coarse_level, level);
+  if (params.local_max_levels > 0) coarse = std::max(coarse, level - params.local_max_levels + 1);
+  return coarse;
 }
 
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold) {
@@ -55,7 +61,8 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
     if (l <= params_.coarse_level) continue;
-    const auto coarse_levels = local_coarse_levels(level.local_matrix, l, params_.local_coarse_level);
+    const auto coarse_levels =
+        local_coarse_levels(level.local_matrix, l, local_coarse_level_for(params_, l));
     std::vector<const accel::BandedMatrix<double>*> levels;
     for (const auto& A : coarse_levels) levels.push_back(&A);
     levels.push_back(&level.local_matrix);
@@ -71,8 +78,8 @@ void GlobalMultigrid::smooth(int l, const LevelVector& b, LevelVector& x, int st
   const GlobalLevel& level = hierarchy_->level(l);
   Work& w = work_[l];
   const bool symmetric = params_.combination == SchwarzCombination::symmetric;
-  const auto& weight = symmetric ? inverse_sqrt_multiplicity_[l]
-                                 : level.shared->inverse_multiplicity();
+  const auto& weight =
+      symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->inverse_multiplicity();
   for (int s = 0; s < steps; ++s) {
     operators_[l].apply(x, w.defect);
     for (std::size_t i = 0; i < w.defect.size(); ++i) w.defect[i] = b[i] - w.defect[i];
@@ -157,8 +164,7 @@ std::string GlobalMultigrid::description() const {
   std::ostringstream s;
   s << "ScaRC V(" << params_.pre_smooth << "," << params_.post_smooth << ") levels "
     << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << params_.damping
-    << ", "
-    << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
+    << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
     << " Schwarz; local: "
     << (local_.back() ? local_.back()->description() : std::string("none (direct)"));
   return s.str();

@@ -23,12 +23,17 @@ namespace quilt {
 enum class SchwarzCombination { average, symmetric };
 
 struct GlobalMultigridParams {
-  int coarse_level = 0;        ///< Lc: solved directly (UMFPACK)
-  int pre_smooth = 1;          ///< Schwarz steps before restriction
-  int post_smooth = 1;         ///< Schwarz steps after prolongation
-  double damping = 0.7;        ///< omega of the Schwarz step x += omega c
+  int coarse_level = 0;  ///< Lc: solved directly (UMFPACK)
+  int pre_smooth = 1;    ///< Schwarz steps before restriction
+  int post_smooth = 1;   ///< Schwarz steps after prolongation
+  double damping = 0.7;  ///< omega of the Schwarz step x += omega c
   SchwarzCombination combination = SchwarzCombination::average;
   int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
+  /// At most this many local levels (0: down to local_coarse_level). Galerkin coarsening keeps
+  /// only the fine level's SUPG stabilisation, so deep local hierarchies of a convection-
+  /// dominated operator get under-stabilised coarse levels on which damped Jacobi diverges
+  /// (measured on the Re = 1000 cavity); a shallow hierarchy avoids them.
+  int local_max_levels = 0;
   accel::LocalSolverParams local;
 };
 
@@ -65,10 +70,10 @@ class GlobalMultigrid final : public Preconditioner {
 
   const LevelHierarchy* hierarchy_;
   GlobalMultigridParams params_;
-  std::vector<LevelOperator> operators_;                       ///< levels 0..L
-  std::vector<std::unique_ptr<accel::LocalSolver>> local_;     ///< levels 0..L (null <= Lc)
-  std::vector<LevelVector> inverse_sqrt_multiplicity_;         ///< levels 0..L
-  std::vector<Work> work_;                                     ///< levels 0..L
+  std::vector<LevelOperator> operators_;                    ///< levels 0..L
+  std::vector<std::unique_ptr<accel::LocalSolver>> local_;  ///< levels 0..L (null <= Lc)
+  std::vector<LevelVector> inverse_sqrt_multiplicity_;      ///< levels 0..L
+  std::vector<Work> work_;                                  ///< levels 0..L
   std::optional<CoarseGridSolver> coarse_;
   MultigridTimings timings_;
 };
@@ -78,6 +83,9 @@ class GlobalMultigrid final : public Preconditioner {
 /// accel/cpu/galerkin.hpp for why not the local matrices of the coarser global levels).
 std::vector<accel::BandedMatrix<double>> local_coarse_levels(
     const accel::BandedMatrix<double>& local_matrix, int level, int local_coarse_level);
+
+/// The coarsest local level used on global level l.
+int local_coarse_level_for(const GlobalMultigridParams& params, int level);
 
 /// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
 /// most `threshold` (level 0 if none; `finest` itself only when finest == 0).

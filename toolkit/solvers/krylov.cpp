@@ -16,8 +16,7 @@ std::string format(double v) {
 }
 
 /// r = b - A x, filtered.
-void residual(const LinearOperator& A, const LevelVector& b, const LevelVector& x,
-              LevelVector& r) {
+void residual(const LinearOperator& A, const LevelVector& b, const LevelVector& x, LevelVector& r) {
   A.apply(x, r);
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   A.filter(r);
@@ -73,7 +72,8 @@ KrylovResult bicgstab(const LinearOperator& A, Preconditioner& M, const LevelVec
   const double tiny = 1e-300;
   for (int it = 1; it <= params.max_iter; ++it) {
     const double rho_new = A.dot(r0, r);
-    if (std::abs(rho_new) < tiny || !std::isfinite(rho_new)) breakdown("BiCGStab", it, "rho", rho_new);
+    if (std::abs(rho_new) < tiny || !std::isfinite(rho_new))
+      breakdown("BiCGStab", it, "rho", rho_new);
     const double beta = (rho_new / rho) * (alpha / omega);
     for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * (p[i] - omega * v[i]);
     M.apply(p, p_hat);
@@ -199,8 +199,8 @@ bool ConvergenceMonitor::check(int iteration, double residual) {
   } else if (residual > params_.divergence * result_.initial_residual) {
     throw SolverError(std::string(solver_) + ": diverged at iteration " +
                       std::to_string(iteration) + ": |r| = " + format(residual) + " > " +
-                      format(params_.divergence) + " |r_0| = " +
-                      format(params_.divergence * result_.initial_residual));
+                      format(params_.divergence) +
+                      " |r_0| = " + format(params_.divergence * result_.initial_residual));
   }
   result_.iterations = iteration;
   result_.final_residual = residual;
@@ -211,18 +211,21 @@ bool ConvergenceMonitor::check(int iteration, double residual) {
 
 void ConvergenceMonitor::finish() {
   if (result_.converged || !params_.fail_on_cap) return;
-  throw SolverError(std::string(solver_) + ": no convergence in solver.max_iter = " +
-                    std::to_string(params_.max_iter) + " iterations: |r|/|r_0| = " +
-                    format(result_.relative_residual()) + " > solver.rel_tol = " +
-                    format(params_.rel_tol));
+  throw SolverError(std::string(solver_) +
+                    ": no convergence in solver.max_iter = " + std::to_string(params_.max_iter) +
+                    " iterations: |r|/|r_0| = " + format(result_.relative_residual()) +
+                    " > solver.rel_tol = " + format(params_.rel_tol));
 }
 
 KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
                           const LevelVector& b, LevelVector& x, const KrylovParams& params) {
   switch (method) {
-    case KrylovMethod::cg: return cg(A, M, b, x, params);
-    case KrylovMethod::bicgstab: return bicgstab(A, M, b, x, params);
-    default: return fgmres(A, M, b, x, params);
+    case KrylovMethod::cg:
+      return cg(A, M, b, x, params);
+    case KrylovMethod::bicgstab:
+      return bicgstab(A, M, b, x, params);
+    default:
+      return fgmres(A, M, b, x, params);
   }
 }
 
@@ -235,9 +238,12 @@ KrylovMethod parse_krylov_method(const std::string& name) {
 
 std::string to_string(KrylovMethod method) {
   switch (method) {
-    case KrylovMethod::cg: return "cg";
-    case KrylovMethod::bicgstab: return "bicgstab";
-    default: return "fgmres";
+    case KrylovMethod::cg:
+      return "cg";
+    case KrylovMethod::bicgstab:
+      return "bicgstab";
+    default:
+      return "fgmres";
   }
 }
 

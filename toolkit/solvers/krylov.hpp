@@ -14,12 +14,12 @@ namespace quilt {
 enum class KrylovMethod { cg, bicgstab, fgmres };
 
 struct KrylovParams {
-  double rel_tol = 1e-8;       ///< stop when |r| <= rel_tol |r_0| ...
-  double abs_tol = 0.0;        ///< ... or |r| <= abs_tol
-  int max_iter = 100;          ///< iteration cap
-  int restart = 30;            ///< fgmres: Krylov space dimension before a restart
-  double divergence = 1e6;     ///< |r| > divergence |r_0| is divergence
-  bool fail_on_cap = true;     ///< reaching max_iter unconverged throws SolverError
+  double rel_tol = 1e-8;    ///< stop when |r| <= rel_tol |r_0| ...
+  double abs_tol = 0.0;     ///< ... or |r| <= abs_tol
+  int max_iter = 100;       ///< iteration cap
+  int restart = 30;         ///< fgmres: Krylov space dimension before a restart
+  double divergence = 1e6;  ///< |r| > divergence |r_0| is divergence
+  bool fail_on_cap = true;  ///< reaching max_iter unconverged throws SolverError
 };
 
 struct KrylovResult {

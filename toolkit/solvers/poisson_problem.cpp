@@ -91,11 +91,11 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   // Checksum: every rank hashes its values, rank 0 hashes the hashes in rank order.
   std::uint64_t local_hash = fnv1a(x.data(), x.size() * sizeof(double), 14695981039346656037ULL);
   std::vector<std::uint64_t> hashes(comm.size());
-  check_mpi(MPI_Allgather(&local_hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T,
-                          comm.handle()),
-            "MPI_Allgather (checksum)");
-  result.checksum = fnv1a(hashes.data(), hashes.size() * sizeof(std::uint64_t),
-                          14695981039346656037ULL);
+  check_mpi(
+      MPI_Allgather(&local_hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, comm.handle()),
+      "MPI_Allgather (checksum)");
+  result.checksum =
+      fnv1a(hashes.data(), hashes.size() * sizeof(std::uint64_t), 14695981039346656037ULL);
 
   result.dofs = GlobalNumbering(dm.mesh, L).size();
   result.level = L;

@@ -18,7 +18,7 @@ struct PoissonParams {
   std::vector<std::string> charts;  ///< "part circle cx cy r" bindings
   int level = 4;
   std::string solution = "sin_sin";
-  std::string solver = "cg";        ///< cg | bicgstab | fgmres | mg
+  std::string solver = "cg";  ///< cg | bicgstab | fgmres | mg
   KrylovParams krylov;
   GlobalMultigridParams multigrid;  ///< coarse_level is chosen from coarse_threshold
   std::size_t coarse_threshold = 20000;
@@ -37,7 +37,7 @@ struct PoissonResult {
   std::string description;
   PoissonTimings timings;
   DistributedMesh mesh;
-  LevelVector solution;        ///< this rank's macros, finest level
+  LevelVector solution;  ///< this rank's macros, finest level
 };
 
 PoissonResult solve_poisson(const PoissonParams& params, const Communicator& comm);

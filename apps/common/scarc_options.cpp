@@ -1,0 +1,90 @@
+#include "scarc_options.hpp"
+
+#include <string>
+
+#include "accel/local_solver.hpp"
+
+namespace po = boost::program_options;
+
+namespace quilt {
+
+void declare_scarc_keys(Config& config) {
+  config.keys()("solver.mg.pre_smooth", po::value<int>()->default_value(1),
+                "global Schwarz pre-smoothing steps")("solver.mg.post_smooth",
+                                                      po::value<int>()->default_value(1),
+                                                      "global Schwarz post-smoothing steps")(
+      "solver.mg.damping", po::value<double>()->default_value(0.7),
+      "damping of the Schwarz correction")(
+      "solver.mg.combination", po::value<std::string>()->default_value("average"),
+      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")(
+      "solver.coarse.threshold", po::value<std::size_t>()->default_value(20000),
+      "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")(
+      "solver.local.target", po::value<std::string>()->default_value("cpu"),
+      "local solves on: cpu | cuda")("solver.local.precision",
+                                     po::value<std::string>()->default_value("double"),
+                                     "local solve precision: double | float (mixed precision)")(
+      "solver.local.pre_smooth", po::value<int>()->default_value(4),
+      "local MG Jacobi pre-smoothing steps")("solver.local.post_smooth",
+                                             po::value<int>()->default_value(4),
+                                             "local MG Jacobi post-smoothing steps")(
+      "solver.local.damping", po::value<double>()->default_value(0.7), "local Jacobi damping")(
+      "solver.local.cycles", po::value<int>()->default_value(1),
+      "local V-cycles per local solve (cap with digits)")(
+      "solver.local.digits", po::value<double>()->default_value(0.0),
+      "> 0: local cycles until each macro gained this many digits")(
+      "solver.local.coarse_level", po::value<int>()->default_value(1),
+      "coarsest local MG level (dense LU per macro)")(
+      "solver.local.levels", po::value<int>()->default_value(0),
+      "at most this many local MG levels (0: down to solver.local.coarse_level); keep small "
+      "(3) for convection-dominated flow")(
+      "solver.local.device", po::value<int>()->default_value(-1),
+      "cuda device; -1: node-local rank modulo the device count");
+}
+
+ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) {
+  ScarcOptions o;
+  auto& mg = o.multigrid;
+  mg.pre_smooth = config.get<int>("solver.mg.pre_smooth");
+  mg.post_smooth = config.get<int>("solver.mg.post_smooth");
+  if (mg.pre_smooth < 0 || mg.post_smooth < 0 || mg.pre_smooth + mg.post_smooth == 0)
+    config.fail("solver.mg.pre_smooth", "smoothing steps must be >= 0, not both 0");
+  mg.damping = config.get<double>("solver.mg.damping");
+  if (!(mg.damping > 0.0 && mg.damping <= 1.5))
+    config.fail("solver.mg.damping", "must be in (0, 1.5]");
+  const auto combination = config.get<std::string>("solver.mg.combination");
+  if (combination == "average")
+    mg.combination = SchwarzCombination::average;
+  else if (combination == "symmetric")
+    mg.combination = SchwarzCombination::symmetric;
+  else
+    config.fail("solver.mg.combination", "'" + combination + "' is not average or symmetric");
+  o.coarse_threshold = config.get<std::size_t>("solver.coarse.threshold");
+  mg.local_coarse_level = config.get<int>("solver.local.coarse_level");
+  if (mg.local_coarse_level < 0) config.fail("solver.local.coarse_level", "must be >= 0");
+  mg.local_max_levels = config.get<int>("solver.local.levels");
+  if (mg.local_max_levels < 0) config.fail("solver.local.levels", "must be >= 0");
+  auto& local = mg.local;
+  try {
+    local.target = accel::parse_target(config.get<std::string>("solver.local.target"));
+  } catch (const accel::AccelError& e) {
+    config.fail("solver.local.target", e.what());
+  }
+  try {
+    local.precision = accel::parse_precision(config.get<std::string>("solver.local.precision"));
+  } catch (const accel::AccelError& e) {
+    config.fail("solver.local.precision", e.what());
+  }
+  local.pre_smooth = config.get<int>("solver.local.pre_smooth");
+  local.post_smooth = config.get<int>("solver.local.post_smooth");
+  local.jacobi_damping = config.get<double>("solver.local.damping");
+  local.max_cycles = config.get<int>("solver.local.cycles");
+  local.digits = config.get<double>("solver.local.digits");
+  local.device = config.get<int>("solver.local.device");
+  if (local.target == accel::Target::cuda && local.device < 0) {
+    const int devices = accel::cuda_device_count();
+    if (devices > 0) local.device = comm.node_local_rank() % devices;
+  }
+  return o;
+}
+
+}  // namespace quilt

@@ -1,0 +1,132 @@
+// The stationary Navier-Stokes solver at every rank count ctest runs (1, 2, 4): second-order
+// velocity convergence for a Stokes manufactured solution, nonlinear convergence on a small
+// driven cavity, and agreement between the whole job and a one-rank sub-communicator.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "fem/scalar_assembly.hpp"
+#include "flow/flow_postprocessing.hpp"
+#include "flow/navier_stokes_solver.hpp"
+#include "mesh/macro_geometry.hpp"
+
+using namespace quilt;
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+std::string mesh_path(const std::string& name) {
+  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
+}
+
+NavierStokesParams cavity(int level, double re) {
+  NavierStokesParams p;
+  p.mesh_file = mesh_path("unit_square_4x2.msh");
+  p.conditions = {"bottom noslip", "left noslip", "right noslip", "top velocity 1 0"};
+  p.level = level;
+  p.nu = 1.0 / re;
+  p.linear.rel_tol = 0.1;
+  p.linear.max_iter = 50;
+  p.linear.fail_on_cap = false;
+  p.nonlinear_rel_tol = 1e-8;
+  p.coarse_threshold = 200;
+  return p;
+}
+
+// Stokes, nu = 1, on the unit square with u = 0 on the boundary:
+//   u = (pi sin^2(pi x) sin(2 pi y), -pi sin(2 pi x) sin^2(pi y)),  p = cos(pi x) cos(pi y),
+//   f = -Laplace(u) + grad p.
+double u1(double x, double y) {
+  return pi * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
+}
+double u2(double x, double y) {
+  return -pi * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2);
+}
+double f1(double x, double y) {
+  const double lap = 2 * std::pow(pi, 3) * std::cos(2 * pi * x) * std::sin(2 * pi * y) -
+                     4 * std::pow(pi, 3) * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
+  return -lap - pi * std::sin(pi * x) * std::cos(pi * y);
+}
+double f2(double x, double y) {
+  const double lap = 4 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2) -
+                     2 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::cos(2 * pi * y);
+  return -lap - pi * std::cos(pi * x) * std::sin(pi * y);
+}
+
+double velocity_l2_error(const NavierStokesResult& r, const Communicator& comm) {
+  const int n = (1 << r.level) + 1;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  const ScalarFunction none = [](double, double) { return 0.0; };
+  double local = 0;
+  for (int m = 0; m < r.mesh.num_local(); ++m) {
+    const MacroGeometry g = refine_macro(r.mesh.mesh, r.mesh.charts, r.mesh.macros[m], r.level);
+    local += q1_squared_errors(g, r.u1.data() + m * nn, u1, none, none).l2;
+    local += q1_squared_errors(g, r.u2.data() + m * nn, u2, none, none).l2;
+  }
+  return std::sqrt(comm.sum(local));
+}
+
+}  // namespace
+
+TEST(NavierStokes, StokesManufacturedSolutionConvergesAtSecondOrder) {
+  const Communicator comm;
+  std::vector<double> errors;
+  for (int level = 2; level <= 5; ++level) {
+    NavierStokesParams p = cavity(level, 1.0);
+    p.conditions = {"bottom noslip", "left noslip", "right noslip", "top noslip"};
+    p.stokes = true;
+    p.force_x = f1;
+    p.force_y = f2;
+    const NavierStokesResult r = solve_navier_stokes(p, comm);
+    EXPECT_TRUE(r.converged);
+    errors.push_back(velocity_l2_error(r, comm));
+  }
+  for (std::size_t k = 2; k < errors.size(); ++k)
+    EXPECT_NEAR(std::log2(errors[k - 1] / errors[k]), 2.0, 0.25) << "level " << k + 2;
+}
+
+TEST(NavierStokes, SmallCavityConvergesNonlinearly) {
+  const Communicator comm;
+  const NavierStokesResult r = solve_navier_stokes(cavity(3, 100.0), comm);
+  ASSERT_TRUE(r.converged);
+  EXPECT_LE(r.steps.back().residual, 1e-8 * r.steps.front().residual);
+  EXPECT_LE(r.steps.size(), 40u);
+  // The fixed point contracts: every 5 steps gain at least a digit on average.
+  const double digits = std::log10(r.steps.front().residual / r.steps.back().residual);
+  EXPECT_GE(digits / (r.steps.size() - 1), 0.2);
+  for (const auto& s : r.steps)
+    if (s.linear_iterations > 0) EXPECT_LT(s.linear_reduction, 0.1 + 1e-12);
+  const double energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);
+  EXPECT_GT(energy, 0.02);
+  EXPECT_LT(energy, 0.05);
+}
+
+TEST(NavierStokes, AllRanksAgreeWithOneRank) {
+  const Communicator world;
+  const NavierStokesParams p = cavity(4, 100.0);
+  const NavierStokesResult all = solve_navier_stokes(p, world);
+  const double energy_all = kinetic_energy(all.mesh, all.level, all.u1, all.u2, world);
+  const auto u_all =
+      evaluate_at_points(all.mesh, all.level, all.u1, {{0.5, 0.25}, {0.5, 0.75}}, world);
+  // The same problem on rank 0 alone.
+  MPI_Comm single;
+  MPI_Comm_split(MPI_COMM_WORLD, world.rank() == 0 ? 0 : MPI_UNDEFINED, 0, &single);
+  double reference[3] = {0, 0, 0};
+  if (single != MPI_COMM_NULL) {
+    const Communicator one(single);
+    const NavierStokesResult r = solve_navier_stokes(p, one);
+    reference[0] = kinetic_energy(r.mesh, r.level, r.u1, r.u2, one);
+    const auto u = evaluate_at_points(r.mesh, r.level, r.u1, {{0.5, 0.25}, {0.5, 0.75}}, one);
+    reference[1] = u[0];
+    reference[2] = u[1];
+    MPI_Comm_free(&single);
+  }
+  MPI_Bcast(reference, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // Both runs stop at nonlinear residual 1e-8 relative: they agree far below that in the
+  // functionals, but not bitwise (different partitions sum in different orders).
+  EXPECT_NEAR(energy_all, reference[0], 1e-7 * reference[0]);
+  EXPECT_NEAR(u_all[0], reference[1], 1e-6);
+  EXPECT_NEAR(u_all[1], reference[2], 1e-6);
+}

@@ -1,0 +1,214 @@
+#include "flow/navier_stokes_operators.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "fem/q1_element.hpp"
+
+namespace quilt {
+namespace {
+
+using Element4 = std::array<double, 4>;
+using ElementMatrix = std::array<Element4, 4>;
+
+/// Band of the coupling local vertex a -> local vertex b (same for every element).
+constexpr std::array<std::array<int, 4>, 4> kElementBand = [] {
+  std::array<std::array<int, 4>, 4> k{};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b)
+      k[a][b] = accel::band_index(kQ1DI[b] - kQ1DI[a], kQ1DJ[b] - kQ1DJ[a]);
+  return k;
+}();
+
+std::size_t node_index(int n, int i, int j, int a) {
+  return static_cast<std::size_t>(i + kQ1DI[a]) + static_cast<std::size_t>(j + kQ1DJ[a]) * n;
+}
+
+/// E(a, b) = a(phi_b, phi_a) of element (i, j) into the rows of its four vertices in macro m.
+void scatter(const ElementMatrix& e, int i, int j, BandedMatrix<double>& M, int m) {
+  for (int a = 0; a < 4; ++a) {
+    const std::size_t row = node_index(M.n, i, j, a);
+    for (int b = 0; b < 4; ++b) M.at(kElementBand[a][b], m, row) += e[a][b];
+  }
+}
+
+/// Corners and, with convection, the nodal linearisation velocity of element (i, j).
+struct ElementData {
+  Element4 x{}, y{}, w1{}, w2{};
+};
+
+void gather(const MacroGeometry& g, const MacroVelocity& w, bool convection, int i, int j,
+            ElementData& d) {
+  for (int a = 0; a < 4; ++a) {
+    const std::size_t r = node_index(g.n, i, j, a);
+    d.x[a] = g.x[r];
+    d.y[a] = g.y[r];
+    d.w1[a] = convection ? w.u1[r] : 0.0;
+    d.w2[a] = convection ? w.u2[r] : 0.0;
+  }
+}
+
+struct ElementStabilisation {
+  double tau = 0.0;    ///< PSPG parameter tau_K
+  double delta = 0.0;  ///< SUPG parameter delta_K (0 without convection)
+};
+
+/// tau_K and delta_K of the header (Tezduyar & Osawa 2000; Apel, Knopp & Lube 2008):
+/// ((2|w|_K/h_K)^2 + (4 nu/h_K^2)^2)^{-1/2}, scaled. |w|_K is the Q1 interpolant at the centre
+/// (the mean of the vertex values); h_K is the extent of K along w/|w|, i.e. max - min of the
+/// corners' projections onto the streamline direction (Mizukami 1985), and sqrt(|K|) for w = 0.
+ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool convection,
+                                           const StabilisationParams& stab) {
+  double wc1 = 0.0, wc2 = 0.0;
+  if (convection) {
+    wc1 = 0.25 * (d.w1[0] + d.w1[1] + d.w1[2] + d.w1[3]);
+    wc2 = 0.25 * (d.w2[0] + d.w2[1] + d.w2[2] + d.w2[3]);
+  }
+  const double speed = std::hypot(wc1, wc2);
+  double h = 0.0;
+  if (speed > 0.0) {
+    const double s1 = wc1 / speed, s2 = wc2 / speed;
+    double lo = d.x[0] * s1 + d.y[0] * s2, hi = lo;
+    for (int a = 1; a < 4; ++a) {
+      const double s = d.x[a] * s1 + d.y[a] * s2;
+      lo = std::min(lo, s);
+      hi = std::max(hi, s);
+    }
+    h = hi - lo;
+  } else {
+    // Area of the straight-edged quadrilateral: half the cross product of its diagonals.
+    const double area =
+        0.5 * ((d.x[2] - d.x[0]) * (d.y[3] - d.y[1]) - (d.x[3] - d.x[1]) * (d.y[2] - d.y[0]));
+    h = std::sqrt(area);
+  }
+  const double advective = 2.0 * speed / h;
+  const double diffusive = 4.0 * nu / (h * h);
+  const double scale = 1.0 / std::sqrt(advective * advective + diffusive * diffusive);
+  return {stab.pspg_scale * scale, convection ? stab.supg_scale * scale : 0.0};
+}
+
+/// Values at one quadrature point shared by every block: the Q1 basis, the weight w det J and
+/// conv[b] = (w.grad) phi_b with w the Q1 interpolant of the nodal linearisation velocity.
+struct FlowPoint {
+  Q1Point q;
+  double weight;
+  Element4 conv;
+};
+
+FlowPoint flow_point(const ElementData& d, const GaussPoint& gp) {
+  FlowPoint f{evaluate_q1(d.x, d.y, gp.xi, gp.eta), 0.0, {}};
+  f.weight = gp.weight * f.q.det_j;
+  double w1 = 0.0, w2 = 0.0;
+  for (int a = 0; a < 4; ++a) {
+    w1 += f.q.phi[a] * d.w1[a];
+    w2 += f.q.phi[a] * d.w2[a];
+  }
+  for (int b = 0; b < 4; ++b) f.conv[b] = w1 * f.q.dphi_dx[b] + w2 * f.q.dphi_dy[b];
+  return f;
+}
+
+/// The element loop of both entry points. With `kPressure` false only A is built (coarse
+/// velocity levels); otherwise all six blocks come from one pass over the elements and one
+/// evaluation of the basis per Gauss point. 2x2 Gauss integrates the det J-weighted integrands
+/// of B, D and N(w) exactly on any element (degree <= 3 in each reference variable, since
+/// det J grad phi is bilinear), and every block exactly on parallelograms.
+template <bool kPressure>
+void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
+                     const StabilisationParams& stab, const NavierStokesBlocks& blocks, int m) {
+  const int n = g.n;
+  const auto rule = gauss2x2();
+  ElementData d;
+  ElementMatrix a{}, b1{}, b2{}, d1{}, d2{}, c{};
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, convection, i, j, d);
+      const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
+      a = {};
+      if constexpr (kPressure) b1 = b2 = d1 = d2 = c = {};
+      for (const auto& gp : rule) {
+        const FlowPoint f = flow_point(d, gp);
+        const auto& phi = f.q.phi;
+        const auto& dx = f.q.dphi_dx;
+        const auto& dy = f.q.dphi_dy;
+        const auto& conv = f.conv;
+        for (int r = 0; r < 4; ++r)      // test function phi_r / psi_r
+          for (int t = 0; t < 4; ++t) {  // trial function phi_t
+            const double grad_grad = dx[r] * dx[t] + dy[r] * dy[t];
+            // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
+            // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982).
+            a[r][t] += f.weight * (nu * grad_grad + conv[t] * phi[r] + s.delta * conv[t] * conv[r]);
+            if constexpr (kPressure) {
+              // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
+              // delta_K (grad p, (w.grad) v)_K.
+              b1[r][t] += f.weight * (-phi[t] * dx[r] + s.delta * dx[t] * conv[r]);
+              b2[r][t] += f.weight * (-phi[t] * dy[r] + s.delta * dy[t] * conv[r]);
+              // Divergence (div u, q) and the convective part of the PSPG residual
+              // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992).
+              d1[r][t] += f.weight * (dx[t] * phi[r] + s.tau * conv[t] * dx[r]);
+              d2[r][t] += f.weight * (dy[t] * phi[r] + s.tau * conv[t] * dy[r]);
+              // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
+              c[r][t] += f.weight * s.tau * grad_grad;
+            }
+          }
+      }
+      scatter(a, i, j, *blocks.A, m);
+      if constexpr (kPressure) {
+        scatter(b1, i, j, *blocks.B1, m);
+        scatter(b2, i, j, *blocks.B2, m);
+        scatter(d1, i, j, *blocks.D1, m);
+        scatter(d2, i, j, *blocks.D2, m);
+        scatter(c, i, j, *blocks.C, m);
+      }
+    }
+}
+
+}  // namespace
+
+void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                              bool convection, const StabilisationParams& stab,
+                              const NavierStokesBlocks& blocks, int m) {
+  assemble_blocks<true>(g, w, nu, convection, stab, blocks, m);
+}
+
+void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                           bool convection, const StabilisationParams& stab,
+                           accel::BandedMatrix<double>& A, int m) {
+  const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
+  assemble_blocks<false>(g, w, nu, convection, stab, blocks, m);
+}
+
+void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                 bool convection, const StabilisationParams& stab,
+                                 const ScalarFunction& f1, const ScalarFunction& f2, double* rhs1,
+                                 double* rhs2, double* rhs_p) {
+  const int n = g.n;
+  const std::size_t nodes = static_cast<std::size_t>(n) * n;
+  std::fill(rhs1, rhs1 + nodes, 0.0);
+  std::fill(rhs2, rhs2 + nodes, 0.0);
+  std::fill(rhs_p, rhs_p + nodes, 0.0);
+  // 3x3 Gauss as for the scalar load: f is a general function, not a Q1 interpolant.
+  const auto rule = gauss3x3();
+  ElementData d;
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, convection, i, j, d);
+      // The same tau_K, delta_K as the operators, so that the stabilised system stays consistent
+      // (the exact solution annihilates every residual term element by element).
+      const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
+      for (const auto& gp : rule) {
+        const FlowPoint f = flow_point(d, gp);
+        const double fx = f1(f.q.x, f.q.y), fy = f2(f.q.x, f.q.y);
+        for (int a = 0; a < 4; ++a) {
+          const std::size_t r = node_index(n, i, j, a);
+          // (f, v + delta_K (w.grad) v): Galerkin plus SUPG; tau_K (f, grad q): PSPG.
+          const double test = f.q.phi[a] + s.delta * f.conv[a];
+          rhs1[r] += f.weight * fx * test;
+          rhs2[r] += f.weight * fy * test;
+          rhs_p[r] += f.weight * s.tau * (fx * f.q.dphi_dx[a] + fy * f.q.dphi_dy[a]);
+        }
+      }
+    }
+}
+
+}  // namespace quilt

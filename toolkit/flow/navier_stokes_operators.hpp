@@ -1,0 +1,81 @@
+#pragma once
+// Stabilised equal-order Q1/Q1 discretisation of the stationary incompressible Navier-Stokes
+// equations on one macro (design.md §4, §8), linearised at a given velocity w (Oseen / Picard):
+//
+//   -nu Laplace(u) + (w.grad) u + grad p = f,   div u = 0.
+//
+// Equation-wise numbering [u1; u2; p] with the block system (all blocks 9-band, type-0):
+//
+//   [ A   0   B1 ] [u1]   [f1]
+//   [ 0   A   B2 ] [u2] = [f2]
+//   [ D1  D2  C  ] [p ]   [g ]
+//
+// A   = nu L + N(w) + SUPG:  A_ij = nu (grad phi_j, grad phi_i) + ((w.grad) phi_j, phi_i)
+//                                  + sum_K delta_K ((w.grad) phi_j, (w.grad) phi_i)_K
+//       (gradient form of the viscous term: its natural boundary condition is the do-nothing
+//       condition nu du/dn - p n = 0, so A11 = A22 = A and A12 = A21 = 0);
+// B1  = -(phi_j, d/dx phi_i) + sum_K delta_K (d/dx phi_j, (w.grad) phi_i)_K   (B2 with d/dy):
+//       the weak gradient plus the SUPG pressure term;
+// D1  = (d/dx phi_j, psi_i) + sum_K tau_K ((w.grad) phi_j, d/dx psi_i)_K      (D2 with d/dy):
+//       the divergence plus the PSPG convection term (without stabilisation D = -B^T);
+// C   = sum_K tau_K (grad phi_j, grad psi_i)_K: the PSPG pressure Laplacian;
+// f   = (f, phi_i) + sum_K delta_K (f, (w.grad) phi_i)_K,  g = sum_K tau_K (f, grad psi_i)_K.
+// The element residual's viscous term -nu Laplace(u_h) is dropped (it vanishes for bilinear
+// functions on parallelograms; the usual Q1 simplification).
+//
+// Stabilisation parameters per element K (Tezduyar & Osawa 2000; mesh-dependent scaling as in
+// Apel, Knopp & Lube 2008): with |w|_K the velocity magnitude at the element centre and h_K the
+// element's extent in the flow direction (Mizukami's streamline length; sqrt(area) where w = 0),
+//   tau_K   = pspg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
+//   delta_K = supg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
+// tau_K stays positive for w = 0, so the Stokes case is pressure-stabilised too.
+
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "fem/scalar_assembly.hpp"
+#include "mesh/macro_geometry.hpp"
+
+namespace quilt {
+
+struct StabilisationParams {
+  double supg_scale = 1.0;  ///< multiplies delta_K; 0 switches SUPG off
+  double pspg_scale = 1.0;  ///< multiplies tau_K; must be > 0 for Q1/Q1 (inf-sup)
+};
+
+/// Nodal values of one macro (n*n each, grid order): the linearisation velocity w.
+struct MacroVelocity {
+  const double* u1;
+  const double* u2;
+};
+
+/// The blocks of one macro, each a slot m of a batch of BandedMatrix<double> (n x n grid).
+struct NavierStokesBlocks {
+  accel::BandedMatrix<double>* A;  ///< nu L + N(w) + SUPG (both velocity components)
+  accel::BandedMatrix<double>* B1;
+  accel::BandedMatrix<double>* B2;
+  accel::BandedMatrix<double>* D1;
+  accel::BandedMatrix<double>* D2;
+  accel::BandedMatrix<double>* C;
+};
+
+/// Adds the blocks of macro `m` (geometry g, linearisation velocity w, viscosity nu) into
+/// slot m of every block matrix. Pass w = zero velocity (or supg/convection off) for Stokes:
+/// with `convection` false, N(w) and every w-dependent stabilisation term are omitted.
+void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                              bool convection, const StabilisationParams& stab,
+                              const NavierStokesBlocks& blocks, int m);
+
+/// Only A (= nu L + N(w) + SUPG) of macro m, for the coarse levels of the velocity multigrid.
+void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                           bool convection, const StabilisationParams& stab,
+                           accel::BandedMatrix<double>& A, int m);
+
+/// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
+/// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.
+void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                 bool convection, const StabilisationParams& stab,
+                                 const ScalarFunction& f1, const ScalarFunction& f2, double* rhs1,
+                                 double* rhs2, double* rhs_p);
+
+}  // namespace quilt

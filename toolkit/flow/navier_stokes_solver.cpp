@@ -1,0 +1,248 @@
+#include "flow/navier_stokes_solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "fem/scalar_assembly.hpp"
+#include "flow/navier_stokes_system.hpp"
+#include "mesh/macro_nodes.hpp"
+#include "mesh/msh_reader.hpp"
+#include "solvers/solver_error.hpp"
+
+namespace quilt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+/// The velocity of the finest level injected into every level 0..L (node (i, j) of level l is
+/// node (i s, j s) of level L, s = 2^(L-l)): the linearisation point of the coarse operators.
+std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
+                                                        const LevelVector& u2, int macros,
+                                                        int finest) {
+  std::vector<std::array<LevelVector, 2>> levels(finest + 1);
+  const int nf = accel::nodes_per_side(finest);
+  const std::size_t nnf = static_cast<std::size_t>(nf) * nf;
+  for (int l = 0; l <= finest; ++l) {
+    const int n = accel::nodes_per_side(l);
+    const int s = 1 << (finest - l);
+    const std::size_t nn = static_cast<std::size_t>(n) * n;
+    for (auto& c : levels[l]) c.resize(nn * macros);
+    for (int m = 0; m < macros; ++m)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const std::size_t fine =
+              m * nnf + static_cast<std::size_t>(i) * s + static_cast<std::size_t>(j) * s * nf;
+          levels[l][0][m * nn + i + static_cast<std::size_t>(j) * n] = u1[fine];
+          levels[l][1][m * nn + i + static_cast<std::size_t>(j) * n] = u2[fine];
+        }
+  }
+  return levels;
+}
+
+}  // namespace
+
+NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const Communicator& comm,
+                                       const ProgressCallback& progress) {
+  const auto t_start = Clock::now();
+  NavierStokesResult result;
+  CoarseMesh coarse = read_msh(params.mesh_file);
+  ChartMap charts = bind_charts(coarse, params.charts);
+  const auto conditions = parse_velocity_conditions(coarse, params.conditions);
+  result.mesh = distribute(std::move(coarse), std::move(charts), comm);
+  const DistributedMesh& dm = result.mesh;
+  const int L = params.level;
+  const int macros = dm.num_local();
+  const int n = accel::nodes_per_side(L);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  const std::size_t N = nn * macros;
+
+  const VelocityBoundary bc = velocity_boundary(dm, L, conditions);
+  const std::vector<bool> velocity_dirichlet = dirichlet_parts(dm.mesh, conditions);
+  const bool convection = !params.stokes;
+
+  // Lumped pressure mass (type-1) for the Schur complement approximation.
+  LevelVector lumped_mass(N);
+  std::vector<MacroGeometry> geometry;
+  for (int m = 0; m < macros; ++m) {
+    geometry.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], L));
+    assemble_lumped_mass(geometry.back(), lumped_mass.data() + m * nn);
+  }
+  // The geometry is kept only for the lumped mass; the hierarchy refines per level itself.
+  geometry.clear();
+  {
+    const SharedNodes shared(dm, comm, L);
+    shared.sum(lumped_mass.data());
+  }
+
+  // v = [u1 | u2 | p], the Dirichlet values in place; h = the right-hand side (no body force:
+  // the Dirichlet rows carry the boundary values).
+  LevelVector v(3 * N, 0.0), h(3 * N, 0.0);
+  auto set_dirichlet_values = [&](LevelVector& x) {
+    for (std::size_t i = 0; i < N; ++i)
+      if (bc.dirichlet[i]) {
+        x[i] = bc.u1[i];
+        x[N + i] = bc.u2[i];
+      }
+  };
+  set_dirichlet_values(v);
+  set_dirichlet_values(h);
+  const bool body_force = static_cast<bool>(params.force_x) || static_cast<bool>(params.force_y);
+  const ScalarFunction zero = [](double, double) { return 0.0; };
+  const ScalarFunction& force_x = params.force_x ? params.force_x : zero;
+  const ScalarFunction& force_y = params.force_y ? params.force_y : zero;
+
+  GlobalMultigridParams mg = params.multigrid;
+  mg.coarse_level = choose_coarse_level(dm.mesh, L, params.coarse_threshold);
+  result.coarse_level = mg.coarse_level;
+  result.level = L;
+  result.dofs = 3 * GlobalNumbering(dm.mesh, L).size();
+
+  // The pressure Laplacian A_p of the PCD Schur approximation, set up once: Dirichlet on the
+  // outflow parts (Elman, Silvester & Wathen 2014, sec. 9.2); an enclosed flow has none, and a
+  // small mass shift eps M_p (eps = 1e-4, far below the smallest nonzero Neumann eigenvalue
+  // ~pi^2 of a unit-sized domain) makes A_p invertible without changing it elsewhere. The
+  // constant mode it amplifies is annihilated by F_p.
+  std::vector<bool> pressure_dirichlet(dm.mesh.part_names.size(), false);
+  for (const auto& c : conditions)
+    if (!c.dirichlet()) pressure_dirichlet[c.part] = true;
+  const double shift = bc.has_natural_outflow ? 0.0 : 1e-4;
+  std::optional<LevelHierarchy> pressure_laplacian;
+  std::optional<GlobalMultigrid> pressure_mg;
+  if (params.schur == SchurApproximation::pcd) {
+    pressure_laplacian.emplace(
+        dm, comm, L, pressure_dirichlet,
+        [shift](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
+          add_laplacian(g, A, m);
+          if (shift > 0) add_mass(g, A, m, shift);
+        });
+    pressure_mg.emplace(*pressure_laplacian, mg);
+  }
+  StabilisationParams no_supg = params.stabilisation;
+  no_supg.supg_scale = 0.0;
+
+  std::vector<double> viscosities = params.continuation;
+  viscosities.push_back(params.nu);
+  LevelVector r(3 * N), c(3 * N);
+  int step = 0;
+  double r0 = 0, stage_r0 = 0;
+  double pressure_local_seen = 0, pressure_coarse_seen = 0;
+  for (std::size_t stage = 0; stage < viscosities.size(); ++stage) {
+    const double nu = viscosities[stage];
+    const bool last_stage = stage + 1 == viscosities.size();
+    for (int k = 0; k < params.nonlinear_max_iter; ++k, ++step) {
+      const auto t_step = Clock::now();
+      // Assembly of K(v_k) on every level: A everywhere, the other blocks on the finest level,
+      // in the same element pass.
+      LevelVector u1(v.begin(), v.begin() + N), u2(v.begin() + N, v.begin() + 2 * N);
+      const auto w = inject_velocity(u1, u2, macros, L);
+      FlowBlocks blocks(macros, n);
+      accel::BandedMatrix<double> Fp(params.schur == SchurApproximation::pcd ? macros : 0, n);
+      LevelHierarchy hierarchy(
+          dm, comm, L, velocity_dirichlet,
+          [&](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
+            const std::size_t g_nn = static_cast<std::size_t>(g.n) * g.n;
+            const MacroVelocity wm{w[g.level][0].data() + m * g_nn,
+                                   w[g.level][1].data() + m * g_nn};
+            if (g.level == L) {
+              add_navier_stokes_blocks(
+                  g, wm, nu, convection, params.stabilisation,
+                  {&A, &blocks.B1, &blocks.B2, &blocks.D1, &blocks.D2, &blocks.C}, m);
+              if (body_force)
+                assemble_navier_stokes_load(g, wm, nu, convection, params.stabilisation, force_x,
+                                            force_y, h.data() + m * nn, h.data() + N + m * nn,
+                                            h.data() + 2 * N + m * nn);
+              if (Fp.macros > 0) add_velocity_operator(g, wm, nu, convection, no_supg, Fp, m);
+            } else
+              add_velocity_operator(g, wm, nu, convection, params.stabilisation, A, m);
+          });
+      if (body_force) {  // the load depends on w through its SUPG/PSPG terms
+        const SharedNodes& shared = *hierarchy.level(L).shared;
+        for (int b = 0; b < 3; ++b) shared.sum(h.data() + b * N);
+        set_dirichlet_values(h);
+      }
+      GlobalMultigrid multigrid(hierarchy, mg);
+      const NavierStokesSystem system(hierarchy.level(L), blocks, !bc.has_natural_outflow);
+      ScaledPressureMass scaled_mass(lumped_mass, nu);
+      std::optional<PressureConvectionDiffusion> pcd;
+      if (params.schur == SchurApproximation::pcd)
+        pcd.emplace(*pressure_mg, Fp, *hierarchy.level(L).shared, lumped_mass);
+      PressureSchurApproximation& schur =
+          pcd ? static_cast<PressureSchurApproximation&>(*pcd) : scaled_mass;
+      SchurComplementPreconditioner preconditioner(system, multigrid, schur);
+      const auto t_assembled = Clock::now();
+      result.timings.assembly += seconds(t_step, t_assembled);
+
+      // Nonlinear defect h - K(v_k) v_k.
+      system.apply(v, r);
+      for (std::size_t i = 0; i < r.size(); ++i) r[i] = h[i] - r[i];
+      system.filter(r);
+      NonlinearStep log;
+      log.step = step;
+      log.nu = nu;
+      log.residual = std::sqrt(system.dot(r, r));
+      if (!std::isfinite(log.residual))
+        throw SolverError("Navier-Stokes: nonlinear residual is " + std::to_string(log.residual) +
+                          " at step " + std::to_string(step));
+      if (step == 0) r0 = log.residual;
+      if (k == 0) stage_r0 = log.residual;
+      // Continuation stages only prepare a starting guess: three digits are enough there.
+      const double target = last_stage
+                                ? std::max(params.nonlinear_rel_tol * r0, params.nonlinear_abs_tol)
+                                : std::max(1e-3 * stage_r0, params.nonlinear_abs_tol);
+      if (log.residual <= target) {
+        log.seconds = seconds(t_step, Clock::now());
+        result.steps.push_back(log);
+        if (progress) progress(log);
+        if (last_stage) result.converged = true;
+        break;
+      }
+      std::fill(c.begin(), c.end(), 0.0);
+      const auto t_linear = Clock::now();
+      const KrylovResult lin =
+          solve_krylov(params.linear_method, system, preconditioner, r, c, params.linear);
+      result.timings.linear += seconds(t_linear, Clock::now());
+      result.timings.local_solve += multigrid.timings().local_solve;
+      result.timings.coarse_solve += multigrid.timings().coarse_solve;
+      if (pressure_mg) {  // its timers accumulate over the steps: take the increments
+        result.timings.local_solve += pressure_mg->timings().local_solve - pressure_local_seen;
+        result.timings.coarse_solve += pressure_mg->timings().coarse_solve - pressure_coarse_seen;
+        pressure_local_seen = pressure_mg->timings().local_solve;
+        pressure_coarse_seen = pressure_mg->timings().coarse_solve;
+      }
+      if (!(lin.relative_residual() < 1.0))
+        throw SolverError(
+            "Navier-Stokes step " + std::to_string(step) + ": the linear solve (" +
+            to_string(params.linear_method) + ", " + std::to_string(lin.iterations) +
+            " iterations) did not reduce the defect (|r|/|r_0| = " +
+            std::to_string(lin.relative_residual()) +
+            "); try solver.type = fgmres, more solver.max_iter, or flow.continuation");
+      axpy(params.nonlinear_damping, c, v);
+      log.linear_iterations = lin.iterations;
+      log.linear_reduction = lin.relative_residual();
+      log.seconds = seconds(t_step, Clock::now());
+      result.steps.push_back(log);
+      if (progress) progress(log);
+    }
+  }
+  if (!result.converged)
+    throw SolverError("Navier-Stokes: no convergence in nonlinear.max_iter = " +
+                      std::to_string(params.nonlinear_max_iter) + " steps: residual " +
+                      std::to_string(result.steps.back().residual) +
+                      " > max(rel_tol |r_0|, abs_tol)");
+  result.u1.assign(v.begin(), v.begin() + N);
+  result.u2.assign(v.begin() + N, v.begin() + 2 * N);
+  result.p.assign(v.begin() + 2 * N, v.end());
+  result.timings.total = seconds(t_start, Clock::now());
+  result.timings.assembly = comm.max(result.timings.assembly);
+  result.timings.linear = comm.max(result.timings.linear);
+  result.timings.local_solve = comm.max(result.timings.local_solve);
+  result.timings.coarse_solve = comm.max(result.timings.coarse_solve);
+  result.timings.total = comm.max(result.timings.total);
+  return result;
+}
+
+}  // namespace quilt

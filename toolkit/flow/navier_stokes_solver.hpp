@@ -1,0 +1,78 @@
+#pragma once
+// Stationary Navier-Stokes by fixed-point defect correction on the two-layer solver
+// (design.md §8, Turek 1999):
+//   v_{k+1} = v_k + omega K~^{-1} (h - K(v_k) v_k),
+// K(v_k) the Oseen operator linearised at the current velocity, re-assembled on every global
+// level in every step (the velocity injected to the coarse levels); K~^{-1}: BiCGStab or FGMRES
+// on K(v_k), preconditioned by the Schur-complement preconditioner, gaining a few digits.
+// Stokes is the same loop with the convection switched off (a linear problem: the loop is then
+// plain defect correction, each step gaining the linear solver's digits).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "flow/boundary_conditions.hpp"
+#include "flow/navier_stokes_operators.hpp"
+#include "parallel/distributed_mesh.hpp"
+#include "solvers/global_multigrid.hpp"
+#include "solvers/krylov.hpp"
+
+namespace quilt {
+
+/// How step (3) of the Schur-complement preconditioner approximates S^{-1}.
+enum class SchurApproximation { mass, pcd };
+
+struct NavierStokesParams {
+  std::string mesh_file;
+  std::vector<std::string> charts;      ///< "PART circle CX CY R"
+  std::vector<std::string> conditions;  ///< "PART noslip" ... (flow/boundary_conditions.hpp)
+  int level = 4;
+  double nu = 1e-2;
+  bool stokes = false;  ///< N(u) = 0
+  StabilisationParams stabilisation;
+  std::vector<double> continuation;  ///< Reynolds-like viscosities to pass through first
+  ScalarFunction force_x, force_y;   ///< body force f (empty: none)
+
+  double nonlinear_rel_tol = 1e-8;   ///< |h - K(v)v| <= rel |r_0| ...
+  double nonlinear_abs_tol = 1e-12;  ///< ... or <= abs
+  int nonlinear_max_iter = 100;
+  double nonlinear_damping = 1.0;  ///< omega
+
+  KrylovMethod linear_method = KrylovMethod::bicgstab;
+  KrylovParams linear;              ///< rel_tol: digits gained per step (0.1 = one)
+  GlobalMultigridParams multigrid;  ///< for A (and A_p); coarse_level from coarse_threshold
+  SchurApproximation schur = SchurApproximation::pcd;
+  std::size_t coarse_threshold = 20000;
+};
+
+/// One line of the progress log.
+struct NonlinearStep {
+  int step = 0;
+  double nu = 0;
+  double residual = 0;  ///< |h - K(v_k) v_k| before the step
+  int linear_iterations = 0;
+  double linear_reduction = 0;
+  double seconds = 0;  ///< wall time of the step
+};
+
+struct FlowTimings {
+  double total = 0, assembly = 0, linear = 0, local_solve = 0, coarse_solve = 0;
+};
+
+struct NavierStokesResult {
+  DistributedMesh mesh;
+  int level = 0, coarse_level = 0;
+  std::size_t dofs = 0;  ///< 3 x global nodes
+  bool converged = false;
+  std::vector<NonlinearStep> steps;
+  FlowTimings timings;
+  LevelVector u1, u2, p;  ///< this rank's macros, finest level, type-1
+};
+
+using ProgressCallback = std::function<void(const NonlinearStep&)>;
+
+NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const Communicator& comm,
+                                       const ProgressCallback& progress = {});
+
+}  // namespace quilt

@@ -1,0 +1,138 @@
+#include "flow/navier_stokes_system.hpp"
+
+#include <algorithm>
+
+#include "accel/cpu/band_kernels.hpp"
+
+namespace quilt {
+
+NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks,
+                                       bool fix_pressure_mean)
+    : velocity_(&velocity),
+      blocks_(&blocks),
+      fix_pressure_mean_(fix_pressure_mean),
+      block_(velocity.matrix.rows()),
+      scratch_(velocity.matrix.rows()) {
+  LevelVector one(block_, 1.0);
+  global_nodes_ = velocity.shared->dot(one.data(), one.data());
+}
+
+void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
+  const std::size_t N = block_;
+  const double* x1 = x.data();
+  const double* x2 = x1 + N;
+  const double* xp = x2 + N;
+  double* y1 = y.data();
+  double* y2 = y1 + N;
+  double* yp = y2 + N;
+  double* t = scratch_.data();
+  const FlowBlocks& b = *blocks_;
+  const auto& A = velocity_->matrix;
+  // Type-0 products per macro, one sum per block row.
+  accel::cpu::spmv(A, x1, y1);
+  accel::cpu::spmv(b.B1, xp, t);
+  for (std::size_t i = 0; i < N; ++i) y1[i] += t[i];
+  accel::cpu::spmv(A, x2, y2);
+  accel::cpu::spmv(b.B2, xp, t);
+  for (std::size_t i = 0; i < N; ++i) y2[i] += t[i];
+  accel::cpu::spmv(b.C, xp, yp);
+  accel::cpu::spmv(b.D1, x1, t);
+  for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
+  accel::cpu::spmv(b.D2, x2, t);
+  for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
+  const SharedNodes& shared = *velocity_->shared;
+  shared.sum(y1);
+  shared.sum(y2);
+  shared.sum(yp);
+  const auto& dirichlet = velocity_->dirichlet;
+  for (std::size_t i = 0; i < N; ++i)
+    if (dirichlet[i]) {  // unit rows
+      y1[i] = x1[i];
+      y2[i] = x2[i];
+    }
+}
+
+void NavierStokesSystem::apply_divergence(const double* c1, const double* c2, double* t) const {
+  const std::size_t N = block_;
+  accel::cpu::spmv(blocks_->D1, c1, t);
+  accel::cpu::spmv(blocks_->D2, c2, scratch_.data());
+  for (std::size_t i = 0; i < N; ++i) t[i] += scratch_[i];
+  velocity_->shared->sum(t);
+}
+
+double NavierStokesSystem::dot(const LevelVector& x, const LevelVector& y) const {
+  const SharedNodes& shared = *velocity_->shared;
+  double local = 0.0;  // the three blocks' partial sums, then one deterministic reduction
+  for (int c = 0; c < 3; ++c)
+    local += shared.local_dot(x.data() + c * block_, y.data() + c * block_);
+  return shared.comm().sum(local);
+}
+
+void NavierStokesSystem::remove_pressure_mean(double* p) const {
+  if (!fix_pressure_mean_) return;
+  LevelVector one(block_, 1.0);
+  const double mean = velocity_->shared->dot(p, one.data()) / global_nodes_;
+  for (std::size_t i = 0; i < block_; ++i) p[i] -= mean;
+}
+
+void NavierStokesSystem::filter(LevelVector& v) const {
+  const auto& dirichlet = velocity_->dirichlet;
+  double* v1 = v.data();
+  double* v2 = v1 + block_;
+  for (std::size_t i = 0; i < block_; ++i)
+    if (dirichlet[i]) v1[i] = v2[i] = 0.0;
+  remove_pressure_mean(v2 + block_);
+}
+
+void ScaledPressureMass::apply(const double* d, double* c) {
+  const LevelVector& m = *mass_;
+  for (std::size_t i = 0; i < m.size(); ++i) c[i] = nu_ * d[i] / m[i];
+}
+
+PressureConvectionDiffusion::PressureConvectionDiffusion(GlobalMultigrid& laplacian_mg,
+                                                         const accel::BandedMatrix<double>& Fp,
+                                                         const SharedNodes& shared,
+                                                         const LevelVector& lumped_mass)
+    : laplacian_mg_(&laplacian_mg),
+      Fp_(&Fp),
+      shared_(&shared),
+      mass_(&lumped_mass),
+      d_(lumped_mass.size()),
+      y_(lumped_mass.size()) {}
+
+void PressureConvectionDiffusion::apply(const double* d, double* c) {
+  std::copy(d, d + d_.size(), d_.begin());
+  laplacian_mg_->apply(d_, y_);          // y = A_p^{-1} d
+  accel::cpu::spmv(*Fp_, y_.data(), c);  // c = F_p y (type-0) ...
+  shared_->sum(c);                       // ... summed to type-1
+  const LevelVector& m = *mass_;
+  for (std::size_t i = 0; i < m.size(); ++i) c[i] /= m[i];
+}
+
+SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesSystem& system,
+                                                             GlobalMultigrid& velocity_mg,
+                                                             PressureSchurApproximation& schur)
+    : system_(&system),
+      velocity_mg_(&velocity_mg),
+      schur_(&schur),
+      d_component_(system.block_size()),
+      c_component_(system.block_size()),
+      divergence_(system.block_size()) {}
+
+void SchurComplementPreconditioner::apply(const LevelVector& d, LevelVector& c) {
+  const std::size_t N = system_->block_size();
+  c.resize(3 * N);
+  for (int k = 0; k < 2; ++k) {  // (1) velocity: one global multigrid cycle per component
+    std::copy(d.begin() + k * N, d.begin() + (k + 1) * N, d_component_.begin());
+    velocity_mg_->apply(d_component_, c_component_);
+    std::copy(c_component_.begin(), c_component_.end(), c.begin() + k * N);
+  }
+  // (2) pressure defect update, (3) the Schur complement approximation.
+  system_->apply_divergence(c.data(), c.data() + N, divergence_.data());
+  for (std::size_t i = 0; i < N; ++i) divergence_[i] = d[2 * N + i] - divergence_[i];
+  double* cp = c.data() + 2 * N;
+  schur_->apply(divergence_.data(), cp);
+  system_->remove_pressure_mean(cp);
+}
+
+}  // namespace quilt
