@@ -96,8 +96,11 @@ TEST(NavierStokes, SmallCavityConvergesNonlinearly) {
   // The fixed point contracts: every 5 steps gain at least a digit on average.
   const double digits = std::log10(r.steps.front().residual / r.steps.back().residual);
   EXPECT_GE(digits / (r.steps.size() - 1), 0.2);
-  for (const auto& s : r.steps)
-    if (s.linear_iterations > 0) EXPECT_LT(s.linear_reduction, 0.1 + 1e-12);
+  for (const auto& s : r.steps) {
+    if (s.linear_iterations > 0) {
+      EXPECT_LT(s.linear_reduction, 0.1 + 1e-12);
+    }
+  }
   const double energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);
   EXPECT_GT(energy, 0.02);
   EXPECT_LT(energy, 0.05);
