@@ -9,36 +9,32 @@ namespace po = boost::program_options;
 namespace quilt {
 
 void declare_scarc_keys(Config& config) {
-  config.keys()("solver.mg.pre_smooth", po::value<int>()->default_value(1),
-                "global Schwarz pre-smoothing steps")("solver.mg.post_smooth",
-                                                      po::value<int>()->default_value(1),
-                                                      "global Schwarz post-smoothing steps")(
-      "solver.mg.damping", po::value<double>()->default_value(0.7),
-      "damping of the Schwarz correction")(
-      "solver.mg.combination", po::value<std::string>()->default_value("average"),
-      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")(
-      "solver.coarse.threshold", po::value<std::size_t>()->default_value(20000),
-      "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")(
-      "solver.local.target", po::value<std::string>()->default_value("cpu"),
-      "local solves on: cpu | cuda")("solver.local.precision",
-                                     po::value<std::string>()->default_value("double"),
-                                     "local solve precision: double | float (mixed precision)")(
-      "solver.local.pre_smooth", po::value<int>()->default_value(4),
-      "local MG Jacobi pre-smoothing steps")("solver.local.post_smooth",
-                                             po::value<int>()->default_value(4),
-                                             "local MG Jacobi post-smoothing steps")(
-      "solver.local.damping", po::value<double>()->default_value(0.7), "local Jacobi damping")(
-      "solver.local.cycles", po::value<int>()->default_value(1),
-      "local V-cycles per local solve (cap with digits)")(
-      "solver.local.digits", po::value<double>()->default_value(0.0),
-      "> 0: local cycles until each macro gained this many digits")(
-      "solver.local.coarse_level", po::value<int>()->default_value(1),
-      "coarsest local MG level (dense LU per macro)")(
-      "solver.local.levels", po::value<int>()->default_value(0),
-      "at most this many local MG levels (0: down to solver.local.coarse_level); keep small "
-      "(3) for convection-dominated flow")(
-      "solver.local.device", po::value<int>()->default_value(-1),
-      "cuda device; -1: node-local rank modulo the device count");
+  // clang-format off
+  config.keys()
+    ("solver.mg.pre_smooth", po::value<int>()->default_value(1), "global Schwarz pre-smoothing steps")
+    ("solver.mg.post_smooth", po::value<int>()->default_value(1), "global Schwarz post-smoothing steps")
+    ("solver.mg.damping", po::value<double>()->default_value(0.7), "damping of the Schwarz correction")
+    ("solver.mg.combination", po::value<std::string>()->default_value("average"),
+     "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
+    ("solver.coarse.threshold", po::value<std::size_t>()->default_value(20000),
+     "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")
+    ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
+    ("solver.local.precision", po::value<std::string>()->default_value("double"),
+     "local solve precision: double | float (mixed precision)")
+    ("solver.local.pre_smooth", po::value<int>()->default_value(4), "local MG Jacobi pre-smoothing steps")
+    ("solver.local.post_smooth", po::value<int>()->default_value(4), "local MG Jacobi post-smoothing steps")
+    ("solver.local.damping", po::value<double>()->default_value(0.7), "local Jacobi damping")
+    ("solver.local.cycles", po::value<int>()->default_value(1), "local V-cycles per local solve (cap with digits)")
+    ("solver.local.digits", po::value<double>()->default_value(0.0),
+     "> 0: local cycles until each macro gained this many digits")
+    ("solver.local.coarse_level", po::value<int>()->default_value(1),
+     "coarsest local MG level (dense LU per macro)")
+    ("solver.local.levels", po::value<int>()->default_value(0),
+     "at most this many local MG levels (0: down to solver.local.coarse_level); keep small (3) "
+     "for convection-dominated flow")
+    ("solver.local.device", po::value<int>()->default_value(-1),
+     "cuda device; -1: node-local rank modulo the device count");
+  // clang-format on
 }
 
 ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) {

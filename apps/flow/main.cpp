@@ -32,44 +32,52 @@ constexpr const char* kGhiaX =
     "0.0938 0.0781 0.0703 0.0625 0.0000";
 
 void declare_keys(Config& config) {
-  config.keys()("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-                "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")(
-      "mesh.level", po::value<int>()->default_value(5), "refinement level L")(
-      "mesh.chart", po::value<std::vector<std::string>>()->composing(),
-      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")(
-      "boundary.condition", po::value<std::vector<std::string>>()->composing(),
-      "'PART noslip' | 'PART velocity UX UY' | 'PART parabolic UMAX Y0 Y1' | 'PART donothing' "
-      "(repeatable, one per part; at corners the condition listed first wins)")(
-      "flow.re", po::value<double>()->default_value(100.0),
-      "Reynolds number U L / nu (used unless flow.viscosity > 0)")(
-      "flow.reference_velocity", po::value<double>()->default_value(1.0), "U in Re = U L / nu")(
-      "flow.reference_length", po::value<double>()->default_value(1.0), "L in Re = U L / nu")(
-      "flow.viscosity", po::value<double>()->default_value(0.0), "nu; > 0 overrides flow.re")(
-      "flow.stokes", po::value<bool>()->default_value(false), "drop the convection: Stokes flow")(
-      "flow.continuation", po::value<std::string>()->default_value(""),
-      "Reynolds numbers to pass through before flow.re, e.g. '100 400'")(
-      "stabilisation.supg", po::value<double>()->default_value(1.0), "SUPG parameter scale")(
-      "stabilisation.pspg", po::value<double>()->default_value(1.0), "PSPG parameter scale (> 0)")(
-      "nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")(
-      "nonlinear.abs_tol", po::value<double>()->default_value(1e-12),
-      "absolute nonlinear residual")("nonlinear.max_iter", po::value<int>()->default_value(200),
-                                     "fixed-point step cap")(
-      "nonlinear.damping", po::value<double>()->default_value(1.0),
-      "omega of the fixed-point update")("solver.type",
-                                         po::value<std::string>()->default_value("bicgstab"),
-                                         "linear solver: bicgstab | fgmres")(
-      "solver.rel_tol", po::value<double>()->default_value(0.1),
-      "relative reduction per linear solve (0.1: one digit per nonlinear step)")(
-      "solver.max_iter", po::value<int>()->default_value(50), "linear iteration cap per step")(
-      "solver.restart", po::value<int>()->default_value(30), "fgmres restart length")(
-      "solver.schur", po::value<std::string>()->default_value("pcd"),
-      "pressure Schur complement approximation: pcd (pressure convection-diffusion) | mass (nu "
-      "M_p^-1)")("postprocess.centerlines", po::value<bool>()->default_value(false),
-                 "evaluate u(0.5, y) and v(x, 0.5) (driven cavity)")(
-      "postprocess.centerline_y", po::value<std::string>()->default_value(kGhiaY),
-      "y values of the u profile along x = 0.5")("postprocess.centerline_x",
-                                                 po::value<std::string>()->default_value(kGhiaX),
-                                                 "x values of the v profile along y = 0.5");
+  // clang-format off
+  config.keys()
+    ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
+     "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
+    ("mesh.level", po::value<int>()->default_value(5), "refinement level L")
+    ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
+     "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
+    ("boundary.condition", po::value<std::vector<std::string>>()->composing(),
+     "'PART noslip' | 'PART velocity UX UY' | 'PART parabolic UMAX Y0 Y1' | 'PART donothing' "
+     "(repeatable, one per part; at corners the condition listed first wins)")
+    ("flow.re", po::value<double>()->default_value(100.0),
+     "Reynolds number U L / nu (used unless flow.viscosity > 0)")
+    ("flow.reference_velocity", po::value<double>()->default_value(1.0), "U in Re = U L / nu")
+    ("flow.reference_length", po::value<double>()->default_value(1.0), "L in Re = U L / nu")
+    ("flow.viscosity", po::value<double>()->default_value(0.0), "nu; > 0 overrides flow.re")
+    ("flow.stokes", po::value<bool>()->default_value(false), "drop the convection: Stokes flow")
+    ("flow.continuation", po::value<std::string>()->default_value(""),
+     "Reynolds numbers to pass through before flow.re, e.g. '100 400'")
+    ("stabilisation.supg", po::value<double>()->default_value(1.0), "SUPG parameter scale")
+    ("stabilisation.pspg", po::value<double>()->default_value(1.0), "PSPG parameter scale (> 0)")
+    ("nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")
+    ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
+    ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
+    ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the fixed-point update")
+    ("solver.type", po::value<std::string>()->default_value("bicgstab"), "linear solver: bicgstab | fgmres")
+    ("solver.rel_tol", po::value<double>()->default_value(0.1),
+     "relative reduction per linear solve (0.1: one digit per nonlinear step)")
+    ("solver.max_iter", po::value<int>()->default_value(50), "linear iteration cap per step")
+    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
+    ("solver.schur", po::value<std::string>()->default_value("pcd"),
+     "pressure Schur complement approximation: pcd (pressure convection-diffusion) | mass (nu M_p^-1)")
+    ("postprocess.centerlines", po::value<bool>()->default_value(false),
+     "evaluate u(0.5, y) and v(x, 0.5) (driven cavity)")
+    ("postprocess.centerline_y", po::value<std::string>()->default_value(kGhiaY),
+     "y values of the u profile along x = 0.5")
+    ("postprocess.centerline_x", po::value<std::string>()->default_value(kGhiaX),
+     "x values of the v profile along y = 0.5")
+    ("postprocess.forces", po::value<std::string>()->default_value(""),
+     "boundary part whose drag and lift to report (volume and surface forms)")
+    ("postprocess.force_scale", po::value<double>()->default_value(1.0),
+     "drag/lift coefficients = force_scale * force, e.g. 2 / (rho Ubar^2 D)")
+    ("postprocess.pressure_difference", po::value<std::string>()->default_value(""),
+     "'X1 Y1 X2 Y2': report p(X1, Y1) - p(X2, Y2)")
+    ("postprocess.recirculation", po::value<std::string>()->default_value(""),
+     "'X0 X1 Y0': recirculation length behind X0 along y = Y0 (searched up to X1)");
+  // clang-format on
   declare_scarc_keys(config);
 }
 
@@ -198,6 +206,35 @@ int run(int argc, char** argv, const Communicator& comm) {
     for (std::size_t k = 0; k < xs.size(); ++k) cv.push_back(Json::Array{xs[k], v[k]});
     j["centerline_u"] = cu;
     j["centerline_v"] = cv;
+  }
+  const std::string force_part = config.get<std::string>("postprocess.forces");
+  if (!force_part.empty()) {
+    const int part = r.mesh.mesh.part_id(force_part);
+    if (part < 0) config.fail("postprocess.forces", "the mesh has no boundary part '" + force_part + "'");
+    const double scale = config.get<double>("postprocess.force_scale");
+    const BoundaryForce volume =
+        volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, part, comm);
+    const BoundaryForce surface = surface_force(r.mesh, r.level, r.u1, r.u2, r.p, p.nu, part, comm);
+    j["drag"] = scale * volume.x;
+    j["lift"] = scale * volume.y;
+    j["drag_surface"] = scale * surface.x;
+    j["lift_surface"] = scale * surface.y;
+    if (comm.rank() == 0)
+      std::printf("  %s: drag %.8f lift %.8f (volume form); drag %.8f lift %.8f (surface)\n",
+                  force_part.c_str(), scale * volume.x, scale * volume.y, scale * surface.x,
+                  scale * surface.y);
+  }
+  if (const auto dp = numbers(config, "postprocess.pressure_difference"); !dp.empty()) {
+    if (dp.size() != 4) config.fail("postprocess.pressure_difference", "expected 'X1 Y1 X2 Y2'");
+    const auto pv = evaluate_at_points(r.mesh, r.level, r.p, {{dp[0], dp[1]}, {dp[2], dp[3]}}, comm);
+    j["pressure_difference"] = pv[0] - pv[1];
+    if (comm.rank() == 0) std::printf("  pressure difference %.8f\n", pv[0] - pv[1]);
+  }
+  if (const auto rc = numbers(config, "postprocess.recirculation"); !rc.empty()) {
+    if (rc.size() != 3) config.fail("postprocess.recirculation", "expected 'X0 X1 Y0'");
+    const double length = recirculation_length(r.mesh, r.level, r.u1, rc[0], rc[1], rc[2], 4001, comm);
+    j["recirculation_length"] = length;
+    if (comm.rank() == 0) std::printf("  recirculation length %.6f\n", length);
   }
   Json& t = j["timings"];
   t["total"] = r.timings.total;

@@ -22,22 +22,22 @@ using namespace quilt;
 namespace {
 
 void declare_keys(Config& config) {
-  config.keys()("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-                "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")(
-      "mesh.level", po::value<int>()->default_value(6),
-      "refinement level L (2^L x 2^L elements per macro)")(
-      "mesh.chart", po::value<std::vector<std::string>>()->composing(),
-      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")(
-      "problem.solution", po::value<std::string>()->default_value("sin_sin"),
-      "manufactured solution: sin_sin (unit square, zero boundary values) | exp_sin (any mesh)")(
-      "solver.type", po::value<std::string>()->default_value("cg"),
-      "outer solver: cg | bicgstab | fgmres (preconditioned by one ScaRC cycle) | mg (ScaRC "
-      "alone)")("solver.rel_tol", po::value<double>()->default_value(1e-8),
-                "relative residual reduction")(
-      "solver.abs_tol", po::value<double>()->default_value(0.0), "absolute residual bound")(
-      "solver.max_iter", po::value<int>()->default_value(100),
-      "iteration cap (exceeding it is an error)")(
-      "solver.restart", po::value<int>()->default_value(30), "fgmres restart length");
+  // clang-format off
+  config.keys()
+    ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
+     "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
+    ("mesh.level", po::value<int>()->default_value(6), "refinement level L (2^L x 2^L elements per macro)")
+    ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
+     "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
+    ("problem.solution", po::value<std::string>()->default_value("sin_sin"),
+     "manufactured solution: sin_sin (unit square, zero boundary values) | exp_sin (any mesh)")
+    ("solver.type", po::value<std::string>()->default_value("cg"),
+     "outer solver: cg | bicgstab | fgmres (preconditioned by one ScaRC cycle) | mg (ScaRC alone)")
+    ("solver.rel_tol", po::value<double>()->default_value(1e-8), "relative residual reduction")
+    ("solver.abs_tol", po::value<double>()->default_value(0.0), "absolute residual bound")
+    ("solver.max_iter", po::value<int>()->default_value(100), "iteration cap (exceeding it is an error)")
+    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length");
+  // clang-format on
   declare_scarc_keys(config);
 }
 

@@ -133,3 +133,33 @@ TEST(NavierStokes, AllRanksAgreeWithOneRank) {
   EXPECT_NEAR(u_all[0], reference[1], 1e-6);
   EXPECT_NEAR(u_all[1], reference[2], 1e-6);
 }
+
+// Poiseuille flow u = (4 U y (1 - y), 0), p = 8 nu U (1 - x) on the unit square: parabolic
+// inflow, do-nothing outflow (natural for the gradient form, and exact here), no-slip walls.
+// The fluid's force on the bottom wall is (nu du/dy, -p) integrated: (4 nu U, -4 nu U); the
+// volume (residual) form and the surface integral must both find it, and p(0.25, 0.5) -
+// p(0.75, 0.5) = 4 nu U.
+TEST(NavierStokes, PoiseuilleForcesAndPressureDropTwoWays) {
+  const Communicator comm;
+  const double nu = 0.1, U = 1.0;
+  for (int level : {3, 5}) {
+    NavierStokesParams p = cavity(level, 1.0 / nu);
+    p.conditions = {"bottom noslip", "top noslip", "left parabolic 1 0 1", "right donothing"};
+    const NavierStokesResult r = solve_navier_stokes(p, comm);
+    ASSERT_TRUE(r.converged);
+    const int bottom = r.mesh.mesh.part_id("bottom");
+    const BoundaryForce volume =
+        volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, bottom, comm);
+    const BoundaryForce surface = surface_force(r.mesh, r.level, r.u1, r.u2, r.p, nu, bottom, comm);
+    const double h = 1.0 / (4 << level);
+    EXPECT_NEAR(volume.x, 4 * nu * U, 4 * nu * U * 4 * h) << "level " << level;
+    EXPECT_NEAR(volume.y, -4 * nu * U, 4 * nu * U * 4 * h) << "level " << level;
+    EXPECT_NEAR(surface.x, 4 * nu * U, 4 * nu * U * 8 * h) << "level " << level;
+    EXPECT_NEAR(surface.y, -4 * nu * U, 4 * nu * U * 8 * h) << "level " << level;
+    const auto pv = evaluate_at_points(r.mesh, r.level, r.p, {{0.25, 0.5}, {0.75, 0.5}}, comm);
+    // O(h^2): Q1 PSPG drops the viscous term of the element residual (-nu Laplace u = 8 nu U).
+    EXPECT_NEAR(pv[0] - pv[1], 4 * nu * U, 4 * nu * U * 8 * h * h) << "level " << level;
+    // No recirculation in a channel: u1 > 0 along the axis.
+    EXPECT_EQ(recirculation_length(r.mesh, r.level, r.u1, 0.1, 0.9, 0.5, 101, comm), 0.0);
+  }
+}

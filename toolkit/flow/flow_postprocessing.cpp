@@ -5,7 +5,9 @@
 
 #include "fem/flow_functionals.hpp"
 #include "fem/point_evaluation.hpp"
+#include "fem/q1_element.hpp"
 #include "fem/scalar_assembly.hpp"
+#include "mesh/macro_nodes.hpp"
 #include "parallel/shared_nodes.hpp"
 
 namespace quilt {
@@ -78,6 +80,107 @@ double divergence_l2(const DistributedMesh& dm, int level, const LevelVector& u1
     local += divergence_l2_squared(refine_macro(dm.mesh, dm.charts, dm.macros[m], level),
                                    u1.data() + m * nn, u2.data() + m * nn);
   return std::sqrt(comm.sum(local));
+}
+
+}  // namespace quilt
+
+namespace quilt {
+
+BoundaryForce volume_force(const DistributedMesh& dm, int level, const LevelVector& residual1,
+                           const LevelVector& residual2, int part, const Communicator& comm) {
+  const int n = accel::nodes_per_side(level);
+  const std::size_t nn = nodes_per_macro(level);
+  std::vector<bool> selected(dm.mesh.part_names.size(), false);
+  selected.at(part) = true;
+  const SharedNodes shared(dm, comm, level);
+  const auto& weight = shared.inverse_multiplicity();  // each global node once
+  double fx = 0, fy = 0;
+  for (int m = 0; m < dm.num_local(); ++m) {
+    const auto mask = boundary_node_mask(dm.mesh, dm.macros[m], n, selected);
+    for (std::size_t r = 0; r < nn; ++r)
+      if (mask[r]) {
+        fx -= residual1[m * nn + r] * weight[m * nn + r];
+        fy -= residual2[m * nn + r] * weight[m * nn + r];
+      }
+  }
+  const auto total = comm.sum(std::vector<double>{fx, fy});
+  return {total[0], total[1]};
+}
+
+BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVector& u1,
+                            const LevelVector& u2, const LevelVector& p, double nu, int part,
+                            const Communicator& comm) {
+  const int n = accel::nodes_per_side(level);
+  const std::size_t nn = nodes_per_macro(level);
+  // Local edge k of a macro: its elements' side runs between element corners (a, b) (ccw), at
+  // reference coordinate xi or eta fixed to +-1.
+  constexpr int side_a[4] = {0, 1, 2, 3}, side_b[4] = {1, 2, 3, 0};  // ccw sides
+  const double g = 1.0 / std::sqrt(3.0);
+  double fx = 0, fy = 0;
+  for (int m = 0; m < dm.num_local(); ++m) {
+    const int cell = dm.macros[m];
+    const MacroGeometry geo = refine_macro(dm.mesh, dm.charts, cell, level);
+    for (int k = 0; k < 4; ++k) {
+      if (dm.mesh.edge_part[dm.mesh.cell_edges[cell][k]] != part) continue;
+      for (int e = 0; e + 1 < n; ++e) {
+        const int ei = k == 1 ? n - 2 : (k == 3 ? 0 : e);
+        const int ej = k == 2 ? n - 2 : (k == 0 ? 0 : e);
+        std::array<double, 4> x{}, y{}, v1{}, v2{}, pe{};
+        for (int a = 0; a < 4; ++a) {
+          const std::size_t r = (ei + kQ1DI[a]) + static_cast<std::size_t>(ej + kQ1DJ[a]) * n;
+          x[a] = geo.x[r];
+          y[a] = geo.y[r];
+          v1[a] = u1[m * nn + r];
+          v2[a] = u2[m * nn + r];
+          pe[a] = p[m * nn + r];
+        }
+        // The side from corner A to corner B; for a ccw element the outward normal of the
+        // element (out of the fluid, into the body) is (dy, -dx)/|.|; the traction on the body
+        // uses the opposite normal, pointing into the fluid.
+        const int A = side_a[k], B = side_b[k];
+        const double dx = x[B] - x[A], dy = y[B] - y[A];
+        const double length = std::hypot(dx, dy);
+        const double nx = -dy / length, ny = dx / length;  // into the fluid
+        for (double t : {-g, g}) {
+          // Reference coordinates of the Gauss point on the side.
+          double xi = 0, eta = 0;
+          switch (k) {
+            case 0: xi = t; eta = -1; break;
+            case 1: xi = 1; eta = t; break;
+            case 2: xi = t; eta = 1; break;
+            default: xi = -1; eta = t; break;
+          }
+          const Q1Point q = evaluate_q1(x, y, xi, eta);
+          double pv = 0, u1x = 0, u1y = 0, u2x = 0, u2y = 0;
+          for (int a = 0; a < 4; ++a) {
+            pv += pe[a] * q.phi[a];
+            u1x += v1[a] * q.dphi_dx[a];
+            u1y += v1[a] * q.dphi_dy[a];
+            u2x += v2[a] * q.dphi_dx[a];
+            u2y += v2[a] * q.dphi_dy[a];
+          }
+          const double w = 0.5 * length;  // weight 1 per point times |side| / 2
+          fx += w * (-pv * nx + nu * (u1x * nx + u1y * ny));
+          fy += w * (-pv * ny + nu * (u2x * nx + u2y * ny));
+        }
+      }
+    }
+  }
+  const auto total = comm.sum(std::vector<double>{fx, fy});
+  return {total[0], total[1]};
+}
+
+double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1,
+                            double x0, double x1, double y0, int samples, const Communicator& comm) {
+  std::vector<Point2> points(samples);
+  for (int k = 0; k < samples; ++k) points[k] = {x0 + (x1 - x0) * k / (samples - 1.0), y0};
+  const auto u = evaluate_at_points(dm, level, u1, points, comm);
+  for (int k = 1; k < samples; ++k)
+    if (u[k - 1] < 0 && u[k] >= 0) {
+      const double s = u[k - 1] / (u[k - 1] - u[k]);
+      return points[k - 1].x + s * (points[k].x - points[k - 1].x) - x0;
+    }
+  return 0.0;
 }
 
 }  // namespace quilt

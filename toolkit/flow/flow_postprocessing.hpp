@@ -28,4 +28,30 @@ LevelVector vorticity(const DistributedMesh& dm, int level, const LevelVector& u
 double divergence_l2(const DistributedMesh& dm, int level, const LevelVector& u1,
                      const LevelVector& u2, const Communicator& comm);
 
+/// Force of the fluid on a boundary part.
+struct BoundaryForce {
+  double x = 0, y = 0;
+};
+
+/// Residual (volume) form (John 2004; Braack & Richter 2006): F_k = -sum_i r_k,i over the
+/// global nodes i of the part, with r the momentum residual from the weak form
+/// (NavierStokesResult::momentum_residual*), i.e. the weak form tested with the Q1 function that
+/// is 1 on the part's nodes and 0 elsewhere. Exact for the discrete solution and the most
+/// accurate drag/lift available (superconvergent).
+BoundaryForce volume_force(const DistributedMesh& dm, int level, const LevelVector& residual1,
+                           const LevelVector& residual2, int part, const Communicator& comm);
+
+/// Surface integral of the traction, F = int_S (-p n + nu grad(u) n) ds (n pointing out of the
+/// fluid's complement, i.e. into the fluid), 2-point Gauss on every fine boundary element side of
+/// the part: the cross-check of volume_force, first order less accurate.
+BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVector& u1,
+                            const LevelVector& u2, const LevelVector& p, double nu, int part,
+                            const Communicator& comm);
+
+/// Length of the recirculation zone behind a body along the line y = y0: x_r - x0 where x_r is
+/// the first point after x0 where u1 changes from negative to non-negative (linear interpolation
+/// between `samples` equidistant evaluations on [x0, x1]); 0 if u1 is not negative behind x0.
+double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1,
+                            double x0, double x1, double y0, int samples, const Communicator& comm);
+
 }  // namespace quilt

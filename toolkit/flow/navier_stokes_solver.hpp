@@ -68,6 +68,10 @@ struct NavierStokesResult {
   std::vector<NonlinearStep> steps;
   FlowTimings timings;
   LevelVector u1, u2, p;  ///< this rank's macros, finest level, type-1
+  /// The momentum rows of K(v) v - h evaluated without the Dirichlet unit rows (type-1): on a
+  /// Dirichlet node it is the weak-form residual whose sum over a boundary part, with the test
+  /// function 1 there, is minus the force on that part (flow/flow_postprocessing.hpp).
+  LevelVector momentum_residual1, momentum_residual2;
 };
 
 using ProgressCallback = std::function<void(const NonlinearStep&)>;

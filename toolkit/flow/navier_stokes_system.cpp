@@ -52,6 +52,20 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
     }
 }
 
+void NavierStokesSystem::momentum_rows(const LevelVector& x, double* r1, double* r2) const {
+  const std::size_t N = block_;
+  const double* xp = x.data() + 2 * N;
+  double* t = scratch_.data();
+  accel::cpu::spmv(velocity_->matrix, x.data(), r1);
+  accel::cpu::spmv(blocks_->B1, xp, t);
+  for (std::size_t i = 0; i < N; ++i) r1[i] += t[i];
+  accel::cpu::spmv(velocity_->matrix, x.data() + N, r2);
+  accel::cpu::spmv(blocks_->B2, xp, t);
+  for (std::size_t i = 0; i < N; ++i) r2[i] += t[i];
+  velocity_->shared->sum(r1);
+  velocity_->shared->sum(r2);
+}
+
 void NavierStokesSystem::apply_divergence(const double* c1, const double* c2, double* t) const {
   const std::size_t N = block_;
   accel::cpu::spmv(blocks_->D1, c1, t);
@@ -89,24 +103,26 @@ void ScaledPressureMass::apply(const double* d, double* c) {
   for (std::size_t i = 0; i < m.size(); ++i) c[i] = nu_ * d[i] / m[i];
 }
 
-PressureConvectionDiffusion::PressureConvectionDiffusion(GlobalMultigrid& laplacian_mg,
-                                                         const accel::BandedMatrix<double>& Fp,
-                                                         const SharedNodes& shared,
-                                                         const LevelVector& lumped_mass)
+PressureConvectionDiffusion::PressureConvectionDiffusion(
+    GlobalMultigrid& laplacian_mg, const accel::BandedMatrix<double>& Fp, const SharedNodes& shared,
+    const LevelVector& lumped_mass, const std::vector<char>& outflow, double nu)
     : laplacian_mg_(&laplacian_mg),
       Fp_(&Fp),
       shared_(&shared),
       mass_(&lumped_mass),
+      outflow_(&outflow),
+      nu_(nu),
       d_(lumped_mass.size()),
       y_(lumped_mass.size()) {}
 
 void PressureConvectionDiffusion::apply(const double* d, double* c) {
   std::copy(d, d + d_.size(), d_.begin());
-  laplacian_mg_->apply(d_, y_);          // y = A_p^{-1} d
+  laplacian_mg_->apply(d_, y_);         // y = A_p^{-1} d
   accel::cpu::spmv(*Fp_, y_.data(), c);  // c = F_p y (type-0) ...
   shared_->sum(c);                       // ... summed to type-1
   const LevelVector& m = *mass_;
-  for (std::size_t i = 0; i < m.size(); ++i) c[i] /= m[i];
+  const std::vector<char>& outflow = *outflow_;
+  for (std::size_t i = 0; i < m.size(); ++i) c[i] = outflow[i] ? nu_ * d[i] / m[i] : c[i] / m[i];
 }
 
 SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesSystem& system,

@@ -33,6 +33,9 @@ class NavierStokesSystem final : public LinearOperator {
   double dot(const LevelVector& x, const LevelVector& y) const override;
   void filter(LevelVector& v) const override;
 
+  /// r_k = A u_k + B_k p (k = 1, 2; type-1) with every row from the weak form, Dirichlet rows
+  /// included: the momentum residual the volume form of the boundary forces needs.
+  void momentum_rows(const LevelVector& x, double* r1, double* r2) const;
   /// t = D1 c1 + D2 c2 (type-1), the pressure rows' action on a velocity.
   void apply_divergence(const double* c1, const double* c2, double* t) const;
   /// Subtracts the mean over all global nodes from a pressure block (no-op unless fixed).
@@ -75,8 +78,11 @@ class ScaledPressureMass final : public PressureSchurApproximation {
 /// to nu M_p^{-1}.
 class PressureConvectionDiffusion final : public PressureSchurApproximation {
  public:
+  /// outflow: nodes where A_p has Dirichlet rows (do-nothing boundaries); A_p^{-1} returns 0
+  /// there, so those pressure nodes take the Stokes limit nu d / m of the approximation instead.
   PressureConvectionDiffusion(GlobalMultigrid& laplacian_mg, const accel::BandedMatrix<double>& Fp,
-                              const SharedNodes& shared, const LevelVector& lumped_mass);
+                              const SharedNodes& shared, const LevelVector& lumped_mass,
+                              const std::vector<char>& outflow, double nu);
   void apply(const double* d, double* c) override;
 
  private:
@@ -84,6 +90,8 @@ class PressureConvectionDiffusion final : public PressureSchurApproximation {
   const accel::BandedMatrix<double>* Fp_;
   const SharedNodes* shared_;
   const LevelVector* mass_;
+  const std::vector<char>* outflow_;
+  double nu_;
   LevelVector d_, y_;
 };
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Tables of bench/cavity_benchmark.sh from its JSON results (quilt-flow --results)."""
+import csv
+import json
+import os
+import sys
+
+out, ref, levels, table_levels, rank_level, re1000_level = sys.argv[1:7]
+levels = [int(l) for l in levels.split()]
+table_levels = [int(l) for l in table_levels.split()]
+
+
+def load(name):
+    with open(os.path.join(out, name + ".json")) as f:
+        return json.load(f)
+
+
+def reference(name, column):
+    with open(os.path.join(ref, name)) as f:
+        rows = list(csv.DictReader(f))
+    key = list(rows[0].keys())[0]
+    return {round(float(r[key]), 4): float(r[column]) for r in rows}
+
+
+def deviation(profile, table):
+    return max(abs(v - table[round(c, 4)]) for c, v in profile if round(c, 4) in table)
+
+
+def lin_stats(r):
+    per_step = r["linear_iterations"]["per_step"]
+    return sum(per_step) / max(1, len(per_step)), max(per_step, default=0)
+
+
+ghia_u, ghia_v = reference("ghia_u.csv", "u_re100"), reference("ghia_v.csv", "v_re100")
+print("## Re = 100: convergence in L and agreement with Ghia, Ghia & Shin (1982)\n")
+print("| L | DOFs | kinetic energy | change | max dev u(0.5,y) | max dev v(x,0.5) | NL steps | lin/step (mean, max) | time [s] |")
+print("|---|---|---|---|---|---|---|---|---|")
+previous = None
+mean_lin = {}
+for L in levels:
+    r = load(f"re100_L{L}")
+    mean, most = lin_stats(r)
+    mean_lin[L] = mean
+    ke = r["kinetic_energy"]
+    change = f"{ke - previous:+.2e}" if previous is not None else "-"
+    previous = ke
+    print(f"| {L} | {r['dofs']} | {ke:.8f} | {change} | {deviation(r['centerline_u'], ghia_u):.4f} | "
+          f"{deviation(r['centerline_v'], ghia_v):.4f} | {r['nonlinear_iterations']} | {mean:.1f}, {most} | "
+          f"{r['timings']['total']:.1f} |")
+lo, hi = min(l for l in levels if l >= 5), max(levels)
+print(f"\nlinear iterations per nonlinear step, L={hi} / L={lo}: {mean_lin[hi] / mean_lin[lo]:.2f} (target <= 1.5)\n")
+
+print(f"## Rank counts (Re = 100, L = {rank_level})\n")
+print("| ranks | kinetic energy | rel. dev. from 1 rank | max |u - u_1rank| on centreline | NL steps | lin total |")
+print("|---|---|---|---|---|---|")
+one = load(f"ranks1_L{rank_level}")
+for np in (1, 2, 4, 8):
+    r = load(f"ranks{np}_L{rank_level}")
+    du = max(abs(a[1] - b[1]) for a, b in zip(r["centerline_u"], one["centerline_u"]))
+    print(f"| {np} | {r['kinetic_energy']:.10f} | {abs(r['kinetic_energy'] / one['kinetic_energy'] - 1):.1e} | "
+          f"{du:.1e} | {r['nonlinear_iterations']} | {r['linear_iterations']['total']} |")
+f = load(f"float_L{rank_level}")
+d = load(f"ranks2_L{rank_level}")
+print(f"\nfloat vs double local solves (L = {rank_level}, 2 ranks): kinetic energy {f['kinetic_energy']:.10f} vs "
+      f"{d['kinetic_energy']:.10f}, rel. diff {abs(f['kinetic_energy'] / d['kinetic_energy'] - 1):.1e}; "
+      f"linear iterations {f['linear_iterations']['total']} vs {d['linear_iterations']['total']}\n")
+
+print("## FEAST NS paper, Tables 2/3 layout (1 rank, cpu target, double local solves)\n")
+print("| problem | L | DOFs | NL | lin | T_total [s] | R_ass | R_lin | T_lin [s] | T_loc [s] | R_acc | S_max |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for problem in ("stokes", "re100"):
+    for L in table_levels:
+        r = load(f"table_{problem}_L{L}")
+        t = r["timings"]
+        print(f"| {'Stokes' if problem == 'stokes' else 'Re=100'} | {L} | {r['dofs']} | {r['nonlinear_iterations']} | "
+              f"{r['linear_iterations']['total']} | {t['total']:.2f} | {r['r_ass']:.2f} | {r['r_lin']:.2f} | "
+              f"{t['linear']:.2f} | {t['local_solve']:.2f} | {r['r_acc']:.2f} | {r['s_max']:.2f} |")
+
+r = load(f"re1000_L{re1000_level}")
+bu = reference("botella_re1000_u.csv", "u")
+bv = reference("botella_re1000_v.csv", "v")
+ke = r["kinetic_energy"]
+print(f"\n## Re = 1000, L = {re1000_level} ({r['dofs']} DOFs, {r['ranks']} ranks)\n")
+print(f"max |u - Botella| = {deviation(r['centerline_u'], bu):.4f}, max |v - Botella| = {deviation(r['centerline_v'], bv):.4f} (target 0.01)")
+print(f"kinetic energy {ke:.6f} vs Bruneau & Saad 0.044503: {100 * (ke / 0.044503 - 1):+.2f}% (target 1%)")
+print(f"{r['nonlinear_iterations']} nonlinear steps (continuation 100, 400), {r['linear_iterations']['total']} linear iterations, {r['timings']['total']:.0f} s")
