@@ -76,4 +76,22 @@ int cuda_device_count() {
 #endif
 }
 
+void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                        const std::string& who) {
+  if (levels.empty()) throw AccelError(who + ": no levels given");
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>* A = levels[k];
+    const std::string where = who + ": level " + std::to_string(k);
+    if (A == nullptr) throw AccelError(where + " is null");
+    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
+    for (const auto& band : A->band)
+      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
+    if (A->macros != levels.front()->macros)
+      throw AccelError(where + " holds a different number of macros than level 0");
+    if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
+      throw AccelError(where + ": n = " + std::to_string(A->n) +
+                       " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
+  }
+}
+
 }  // namespace quilt::accel

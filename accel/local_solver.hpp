@@ -65,6 +65,11 @@ class LocalSolver {
   virtual std::string description() const = 0;  ///< e.g. "cpu/float V(4,4)"
 };
 
+/// Checks a level list for LocalSolver::setup: non-empty, no null, consistent band lengths and
+/// macro counts, n_{k+1} = 2 n_k - 1. Throws AccelError prefixed with `who`.
+void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                        const std::string& who);
+
 /// The implementation for params.target / params.precision. Throws AccelError if the cuda target
 /// is asked for without a CUDA build or without a device, before any work is done.
 std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params);

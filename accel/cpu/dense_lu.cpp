@@ -8,10 +8,7 @@
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {
-namespace {
-
-/// In-place right-looking LU with partial pivoting of one row-major size x size matrix.
-void factorise_one(int size, double* a, int* pivot, int macro) {
+void factorise_dense(int size, double* a, int* pivot, int macro) {
   for (int k = 0; k < size; ++k) {
     int p = k;
     double best = std::abs(a[static_cast<std::size_t>(k) * size + k]);
@@ -35,8 +32,6 @@ void factorise_one(int size, double* a, int* pivot, int macro) {
     }
   }
 }
-
-}  // namespace
 
 template <class T>
 void BatchedDenseLU<T>::factorise(const BandedMatrix<double>& A) {
@@ -82,7 +77,8 @@ void BatchedDenseLU<T>::factorise(int macros, int size, const double* dense) {
 template <class T>
 void BatchedDenseLU<T>::store(int macro, std::vector<double>& work) {
   const std::size_t block = static_cast<std::size_t>(size_) * size_;
-  factorise_one(size_, work.data(), pivot_.data() + static_cast<std::size_t>(macro) * size_, macro);
+  factorise_dense(size_, work.data(), pivot_.data() + static_cast<std::size_t>(macro) * size_,
+                  macro);
   std::transform(work.begin(), work.end(), lu_.begin() + macro * block,
                  [](double v) { return static_cast<T>(v); });
 }

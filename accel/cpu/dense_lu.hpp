@@ -10,6 +10,12 @@
 
 namespace quilt::accel::cpu {
 
+/// In-place right-looking LU with partial pivoting (first largest |a_rk| as pivot) of one
+/// row-major size x size matrix, in double; pivot[k] is the row swapped with row k at step k.
+/// Shared by both targets so they factorise P A = L U with the same P. Throws AccelError naming
+/// the macro and column for a singular or non-finite matrix.
+void factorise_dense(int size, double* a, int* pivot, int macro);
+
 template <class T>
 class BatchedDenseLU {
  public:

@@ -13,23 +13,6 @@
 namespace quilt::accel {
 namespace {
 
-void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
-  if (levels.empty()) throw AccelError("local multigrid setup: no levels given");
-  for (std::size_t k = 0; k < levels.size(); ++k) {
-    const BandedMatrix<double>* A = levels[k];
-    const std::string where = "local multigrid setup: level " + std::to_string(k);
-    if (A == nullptr) throw AccelError(where + " is null");
-    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
-    for (const auto& band : A->band)
-      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
-    if (A->macros != levels.front()->macros)
-      throw AccelError(where + " holds a different number of macros than level 0");
-    if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
-      throw AccelError(where + ": n = " + std::to_string(A->n) +
-                       " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
-  }
-}
-
 /// 2-norm of each macro's block of v, accumulated in double.
 template <class T>
 void macro_norms(const T* v, std::size_t per_macro, std::vector<double>& norms) {
@@ -48,7 +31,7 @@ CpuLocalMultigrid<T>::CpuLocalMultigrid(const LocalSolverParams& params) : param
 
 template <class T>
 void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>& levels) {
-  check_levels(levels);
+  check_local_levels(levels, "local multigrid setup");
   // Built aside and moved in at the end, so a setup that throws leaves the solver as it was.
   std::vector<Level> built(levels.size());
   for (std::size_t k = 0; k < levels.size(); ++k) {

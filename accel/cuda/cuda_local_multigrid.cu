@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "accel/cpu/dense_lu.hpp"
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
 #include "accel/cuda/cuda_local_solver.hpp"
@@ -33,19 +34,10 @@ namespace {
 constexpr std::size_t kCoarseSharedLimit = 48 * 1024;
 
 void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
-  if (levels.empty()) throw AccelError("cuda local multigrid setup: no levels given");
+  check_local_levels(levels, "cuda local multigrid setup");
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>* A = levels[k];
     const std::string where = "cuda local multigrid setup: level " + std::to_string(k);
-    if (A == nullptr) throw AccelError(where + " is null");
-    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
-    for (const auto& band : A->band)
-      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
-    if (A->macros != levels.front()->macros)
-      throw AccelError(where + " holds a different number of macros than level 0");
-    if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
-      throw AccelError(where + ": n = " + std::to_string(A->n) +
-                       " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
     // 32-bit row indices in the kernels; gridDim.y = macros in the norm reduction.
     if (A->rows() > static_cast<std::size_t>(INT_MAX))
       throw AccelError(where + ": " + std::to_string(A->rows()) +
@@ -53,34 +45,6 @@ void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
     if (A->macros > 65535)
       throw AccelError(where + ": " + std::to_string(A->macros) +
                        " macros exceed the cuda target's limit of 65535 per rank");
-  }
-}
-
-/// In-place right-looking LU with partial pivoting of one row-major size x size matrix, in double:
-/// the same pivot choice (first largest |a_rk|) as the cpu target, so both factorise P A = L U
-/// with the same P. pivot[k] is the row swapped with row k at step k.
-void factorise_dense(int size, double* a, int* pivot, int macro) {
-  for (int k = 0; k < size; ++k) {
-    int p = k;
-    double best = std::abs(a[static_cast<std::size_t>(k) * size + k]);
-    for (int r = k + 1; r < size; ++r) {
-      const double v = std::abs(a[static_cast<std::size_t>(r) * size + k]);
-      if (v > best) best = v, p = r;
-    }
-    if (!(best > 0.0) || !std::isfinite(best))
-      throw AccelError("local coarse-level matrix of macro " + std::to_string(macro) +
-                       " is singular or not finite (column " + std::to_string(k) + ")");
-    pivot[k] = p;
-    double* rk = a + static_cast<std::size_t>(k) * size;
-    if (p != k) std::swap_ranges(rk, rk + size, a + static_cast<std::size_t>(p) * size);
-    const double inv = 1.0 / rk[k];
-    for (int r = k + 1; r < size; ++r) {
-      double* rr = a + static_cast<std::size_t>(r) * size;
-      if (rr[k] == 0.0) continue;
-      const double l = rr[k] * inv;
-      rr[k] = l;
-      for (int c = k + 1; c < size; ++c) rr[c] -= l * rk[c];
-    }
   }
 }
 
@@ -250,7 +214,7 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
             work[static_cast<std::size_t>(r) * N + ii + jj * n0] = A.at(k, m, r);
         }
       }
-      factorise_dense(N, work.data(), pivot.data(), m);
+      cpu::factorise_dense(N, work.data(), pivot.data(), m);
       T* lu = host_lu.data() + m * block;
       for (int r = 0; r < N; ++r)
         for (int c = 0; c < N; ++c)
