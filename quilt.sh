@@ -44,10 +44,10 @@ case "${1:-}" in
   demo)
     install_dependencies
     build
-    # The Poisson benchmark of the foundation: 4 ranks, 4x2 macros, level 7.
-    mpirun -np 4 build/bin/quilt-poisson --config apps/configs/poisson.ini \
-      --results results_poisson.json
-    echo "results written to results_poisson.json"
+    # The main job: the lid-driven cavity, Re = 100, 4x2 macros, level 5, on 4 ranks.
+    mpirun -np 4 build/bin/quilt-flow --config apps/configs/cavity.ini --mesh.level=5 \
+      --results results_cavity.json
+    echo "results written to results_cavity.json"
     ;;
   test)
     install_dependencies
