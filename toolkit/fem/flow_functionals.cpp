@@ -4,32 +4,19 @@
 #include <array>
 #include <cstddef>
 
+#include "fem/macro_elements.hpp"
 #include "fem/q1_element.hpp"
 
 namespace quilt {
 namespace {
-
-/// Node indices and corner coordinates of element (i, j), counterclockwise.
-struct Element {
-  std::array<std::size_t, 4> node{};
-  std::array<double, 4> x{}, y{};
-};
-
-void element_at(const MacroGeometry& g, int i, int j, Element& e) {
-  for (int a = 0; a < 4; ++a) {
-    e.node[a] =
-        static_cast<std::size_t>(i + kQ1DI[a]) + static_cast<std::size_t>(j + kQ1DJ[a]) * g.n;
-    e.x[a] = g.x[e.node[a]];
-    e.y[a] = g.y[e.node[a]];
-  }
-}
 
 /// u_h and its gradient at one quadrature point of an element.
 struct VelocityAt {
   double u1 = 0, u2 = 0, du1_dx = 0, du1_dy = 0, du2_dx = 0, du2_dy = 0;
 };
 
-VelocityAt velocity_at(const Q1Point& q, const Element& e, const double* u1, const double* u2) {
+VelocityAt velocity_at(const Q1Point& q, const MacroElement& e, const double* u1,
+                       const double* u2) {
   VelocityAt v;
   for (int a = 0; a < 4; ++a) {
     const double a1 = u1[e.node[a]], a2 = u2[e.node[a]];
@@ -46,52 +33,31 @@ VelocityAt velocity_at(const Q1Point& q, const Element& e, const double* u1, con
 }  // namespace
 
 double kinetic_energy(const MacroGeometry& g, const double* u1, const double* u2) {
-  const auto rule = gauss3x3();
   double energy = 0.0;
-  Element e;
-  for (int j = 0; j + 1 < g.n; ++j)
-    for (int i = 0; i + 1 < g.n; ++i) {
-      element_at(g, i, j, e);
-      for (const auto& gp : rule) {
-        const Q1Point q = evaluate_q1(e.x, e.y, gp.xi, gp.eta);
-        const VelocityAt v = velocity_at(q, e, u1, u2);
-        energy += gp.weight * q.det_j * (v.u1 * v.u1 + v.u2 * v.u2);
-      }
-    }
+  for_each_quadrature_point(g, gauss3x3(), [&](const MacroElement& e, const Q1Point& q, double w) {
+    const VelocityAt v = velocity_at(q, e, u1, u2);
+    energy += w * (v.u1 * v.u1 + v.u2 * v.u2);
+  });
   return 0.5 * energy;
 }
 
 void vorticity_load(const MacroGeometry& g, const double* u1, const double* u2, double* out) {
   std::fill(out, out + static_cast<std::size_t>(g.n) * g.n, 0.0);
   // 2x2 Gauss is exact: det J grad u_h and phi_i are both bilinear in the reference variables.
-  const auto rule = gauss2x2();
-  Element e;
-  for (int j = 0; j + 1 < g.n; ++j)
-    for (int i = 0; i + 1 < g.n; ++i) {
-      element_at(g, i, j, e);
-      for (const auto& gp : rule) {
-        const Q1Point q = evaluate_q1(e.x, e.y, gp.xi, gp.eta);
-        const VelocityAt v = velocity_at(q, e, u1, u2);
-        const double w = gp.weight * q.det_j * (v.du2_dx - v.du1_dy);
-        for (int a = 0; a < 4; ++a) out[e.node[a]] += w * q.phi[a];
-      }
-    }
+  for_each_quadrature_point(g, gauss2x2(), [&](const MacroElement& e, const Q1Point& q, double w) {
+    const VelocityAt v = velocity_at(q, e, u1, u2);
+    const double wv = w * (v.du2_dx - v.du1_dy);
+    for (int a = 0; a < 4; ++a) out[e.node[a]] += wv * q.phi[a];
+  });
 }
 
 double divergence_l2_squared(const MacroGeometry& g, const double* u1, const double* u2) {
-  const auto rule = gauss3x3();
   double sum = 0.0;
-  Element e;
-  for (int j = 0; j + 1 < g.n; ++j)
-    for (int i = 0; i + 1 < g.n; ++i) {
-      element_at(g, i, j, e);
-      for (const auto& gp : rule) {
-        const Q1Point q = evaluate_q1(e.x, e.y, gp.xi, gp.eta);
-        const VelocityAt v = velocity_at(q, e, u1, u2);
-        const double div = v.du1_dx + v.du2_dy;
-        sum += gp.weight * q.det_j * div * div;
-      }
-    }
+  for_each_quadrature_point(g, gauss3x3(), [&](const MacroElement& e, const Q1Point& q, double w) {
+    const VelocityAt v = velocity_at(q, e, u1, u2);
+    const double div = v.du1_dx + v.du2_dy;
+    sum += w * div * div;
+  });
   return sum;
 }
 
