@@ -10,6 +10,7 @@
 #include <exception>
 #include <sstream>
 
+#include "common/mpi_main.hpp"
 #include "common/scarc_options.hpp"
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
@@ -210,7 +211,8 @@ int run(int argc, char** argv, const Communicator& comm) {
   const std::string force_part = config.get<std::string>("postprocess.forces");
   if (!force_part.empty()) {
     const int part = r.mesh.mesh.part_id(force_part);
-    if (part < 0) config.fail("postprocess.forces", "the mesh has no boundary part '" + force_part + "'");
+    if (part < 0)
+      config.fail("postprocess.forces", "the mesh has no boundary part '" + force_part + "'");
     const double scale = config.get<double>("postprocess.force_scale");
     const BoundaryForce volume =
         volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, part, comm);
@@ -226,13 +228,15 @@ int run(int argc, char** argv, const Communicator& comm) {
   }
   if (const auto dp = numbers(config, "postprocess.pressure_difference"); !dp.empty()) {
     if (dp.size() != 4) config.fail("postprocess.pressure_difference", "expected 'X1 Y1 X2 Y2'");
-    const auto pv = evaluate_at_points(r.mesh, r.level, r.p, {{dp[0], dp[1]}, {dp[2], dp[3]}}, comm);
+    const auto pv =
+        evaluate_at_points(r.mesh, r.level, r.p, {{dp[0], dp[1]}, {dp[2], dp[3]}}, comm);
     j["pressure_difference"] = pv[0] - pv[1];
     if (comm.rank() == 0) std::printf("  pressure difference %.8f\n", pv[0] - pv[1]);
   }
   if (const auto rc = numbers(config, "postprocess.recirculation"); !rc.empty()) {
     if (rc.size() != 3) config.fail("postprocess.recirculation", "expected 'X0 X1 Y0'");
-    const double length = recirculation_length(r.mesh, r.level, r.u1, rc[0], rc[1], rc[2], 4001, comm);
+    const double length =
+        recirculation_length(r.mesh, r.level, r.u1, rc[0], rc[1], rc[2], 4001, comm);
     j["recirculation_length"] = length;
     if (comm.rank() == 0) std::printf("  recirculation length %.6f\n", length);
   }
@@ -248,9 +252,7 @@ int run(int argc, char** argv, const Communicator& comm) {
   j["s_max"] = 1.0 / (1.0 - r_acc);
   if (config.has("results") && comm.rank() == 0) write_json(config.get<std::string>("results"), j);
   if (config.has("vtu")) {
-    std::vector<MacroGeometry> geometry;
-    for (int cell : r.mesh.macros)
-      geometry.push_back(refine_macro(r.mesh.mesh, r.mesh.charts, cell, r.level));
+    const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
     const LevelVector omega = vorticity(r.mesh, r.level, r.u1, r.u2, comm);
     write_vtu(
         config.get<std::string>("vtu"), "flow", geometry,
@@ -263,14 +265,5 @@ int run(int argc, char** argv, const Communicator& comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MpiEnvironment mpi(argc, argv);
-  const Communicator comm;
-  try {
-    return run(argc, argv, comm);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "quilt-flow: error on rank %d: %s\n", comm.rank(), e.what());
-    std::fflush(stderr);
-    if (comm.size() > 1) comm.abort(1);
-    return 1;
-  }
+  return mpi_main("quilt-flow", argc, argv, run);
 }

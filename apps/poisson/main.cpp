@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "accel/local_solver.hpp"
+#include "common/mpi_main.hpp"
 #include "common/scarc_options.hpp"
 #include "io/config.hpp"
 #include "io/json.hpp"
@@ -115,9 +116,7 @@ int run(int argc, char** argv, const Communicator& comm) {
     write_json(config.get<std::string>("results"), j);
   }
   if (config.has("vtu")) {
-    std::vector<MacroGeometry> geometry;
-    for (int cell : r.mesh.macros)
-      geometry.push_back(refine_macro(r.mesh.mesh, r.mesh.charts, cell, r.level));
+    const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
     write_vtu(config.get<std::string>("vtu"), "poisson", geometry, {{"u", &r.solution}}, comm);
   }
   return 0;
@@ -126,14 +125,5 @@ int run(int argc, char** argv, const Communicator& comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MpiEnvironment mpi(argc, argv);
-  const Communicator comm;
-  try {
-    return run(argc, argv, comm);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "quilt-poisson: error on rank %d: %s\n", comm.rank(), e.what());
-    std::fflush(stderr);
-    if (comm.size() > 1) comm.abort(1);  // the other ranks may be waiting in a collective
-    return 1;
-  }
+  return mpi_main("quilt-poisson", argc, argv, run);
 }

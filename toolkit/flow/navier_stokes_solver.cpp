@@ -66,13 +66,9 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
 
   // Lumped pressure mass (type-1) for the Schur complement approximation.
   LevelVector lumped_mass(N);
-  std::vector<MacroGeometry> geometry;
-  for (int m = 0; m < macros; ++m) {
-    geometry.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], L));
-    assemble_lumped_mass(geometry.back(), lumped_mass.data() + m * nn);
-  }
-  // The geometry is kept only for the lumped mass; the hierarchy refines per level itself.
-  geometry.clear();
+  for (int m = 0; m < macros; ++m)
+    assemble_lumped_mass(refine_macro(dm.mesh, dm.charts, dm.macros[m], L),
+                         lumped_mass.data() + m * nn);
   {
     const SharedNodes shared(dm, comm, L);
     shared.sum(lumped_mass.data());
@@ -204,7 +200,8 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
           // benchmarks that ask for forces: h has only Dirichlet rows there).
           result.momentum_residual1.resize(N);
           result.momentum_residual2.resize(N);
-          system.momentum_rows(v, result.momentum_residual1.data(), result.momentum_residual2.data());
+          system.momentum_rows(v, result.momentum_residual1.data(),
+                               result.momentum_residual2.data());
           if (body_force)
             for (std::size_t i = 0; i < N; ++i)
               if (!bc.dirichlet[i]) {

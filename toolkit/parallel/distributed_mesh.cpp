@@ -20,4 +20,11 @@ DistributedMesh distribute(CoarseMesh mesh, ChartMap charts, const Communicator&
   return dm;
 }
 
+std::vector<MacroGeometry> refine_local_macros(const DistributedMesh& dm, int level) {
+  std::vector<MacroGeometry> geometry;
+  geometry.reserve(dm.macros.size());
+  for (int cell : dm.macros) geometry.push_back(refine_macro(dm.mesh, dm.charts, cell, level));
+  return geometry;
+}
+
 }  // namespace quilt

@@ -6,6 +6,7 @@
 
 #include "mesh/chart.hpp"
 #include "mesh/coarse_mesh.hpp"
+#include "mesh/macro_geometry.hpp"
 #include "parallel/communicator.hpp"
 
 namespace quilt {
@@ -24,5 +25,8 @@ struct DistributedMesh {
 
 /// Partitions with METIS (the same result on every rank) and picks this rank's macros.
 DistributedMesh distribute(CoarseMesh mesh, ChartMap charts, const Communicator& comm);
+
+/// Node coordinates of this rank's macros on `level`, in the order of dm.macros.
+std::vector<MacroGeometry> refine_local_macros(const DistributedMesh& dm, int level);
 
 }  // namespace quilt

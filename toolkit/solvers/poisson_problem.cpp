@@ -49,11 +49,8 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   // Right-hand side (type-0 load vectors summed to type-1) and initial guess; both carry the
   // Dirichlet values of the exact solution.
   LevelVector b(finest.matrix.rows()), x(finest.matrix.rows(), 0.0);
-  std::vector<MacroGeometry> geometry;
-  for (int m = 0; m < dm.num_local(); ++m) {
-    geometry.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], L));
-    assemble_load(geometry.back(), exact.f, b.data() + m * nn);
-  }
+  const std::vector<MacroGeometry> geometry = refine_local_macros(dm, L);
+  for (int m = 0; m < dm.num_local(); ++m) assemble_load(geometry[m], exact.f, b.data() + m * nn);
   finest.shared->sum(b.data());
   for (int m = 0; m < dm.num_local(); ++m)
     for (std::size_t r = 0; r < nn; ++r)
