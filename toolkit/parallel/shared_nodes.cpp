@@ -140,19 +140,14 @@ void SharedNodes::exchange(Width&& width, Pack&& pack, std::vector<std::vector<d
   requests.wait_all();
 }
 
-void SharedNodes::sum(double* v) const {
-  const int n = n_;
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  auto width = [n](const Entity& e) { return e.edge ? n - 2 : 1; };
-  auto at = [&](const Copy& c, int p) -> double& {
-    return v[c.local * nn + c.base + p * c.stride];
-  };
+template <class Width, class Value>
+void SharedNodes::sum_over_copies(Width&& width, Value&& value) const {
   std::vector<std::vector<double>> received;
   std::vector<std::vector<std::ptrdiff_t>> offsets;
   exchange(
       width,
       [&](const Entity& e, const Copy& c, double* out) {
-        for (int p = 0; p < width(e); ++p) out[p] = at(c, p);
+        for (int p = 0; p < width(e); ++p) out[p] = value(c, p);
       },
       received, offsets);
   for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
@@ -162,14 +157,22 @@ void SharedNodes::sum(double* v) const {
       double s = 0.0;
       for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
         const Copy& c = entity.copies[ci];
-        const double value =
-            c.local >= 0 ? at(c, p) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
-        s = ci == 0 ? value : s + value;
+        const double v =
+            c.local >= 0 ? value(c, p) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
+        s = ci == 0 ? v : s + v;
       }
       for (const Copy& c : entity.copies)
-        if (c.local >= 0) at(c, p) = s;
+        if (c.local >= 0) value(c, p) = s;
     }
   }
+}
+
+void SharedNodes::sum(double* v) const {
+  const int n = n_;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  sum_over_copies(
+      [n](const Entity& e) { return e.edge ? n - 2 : 1; },
+      [&](const Copy& c, int p) -> double& { return v[c.local * nn + c.base + p * c.stride]; });
 }
 
 void SharedNodes::average(double* v) const {
@@ -219,29 +222,7 @@ void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
     }
     return A.at(band, c.local, edge_node(n, c.slot, row));
   };
-  auto width = [n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; };
-  std::vector<std::vector<double>> received;
-  std::vector<std::vector<std::ptrdiff_t>> offsets;
-  exchange(
-      width,
-      [&](const Entity& e, const Copy& c, double* out) {
-        for (int q = 0; q < width(e); ++q) out[q] = coupling(c, q);
-      },
-      received, offsets);
-  for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
-    const Entity& entity = entities_[ei];
-    for (int q = 0; q < width(entity); ++q) {
-      double s = 0.0;
-      for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
-        const Copy& c = entity.copies[ci];
-        const double value =
-            c.local >= 0 ? coupling(c, q) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + q];
-        s = ci == 0 ? value : s + value;
-      }
-      for (const Copy& c : entity.copies)
-        if (c.local >= 0) coupling(c, q) = s;
-    }
-  }
+  sum_over_copies([n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; }, coupling);
 }
 
 }  // namespace quilt

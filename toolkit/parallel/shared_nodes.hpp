@@ -74,6 +74,11 @@ class SharedNodes {
   template <class Width, class Pack>
   void exchange(Width&& width, Pack&& pack, std::vector<std::vector<double>>& received,
                 std::vector<std::vector<std::ptrdiff_t>>& offsets) const;
+  /// The one summation both public operations are: every entity carries width(entity) values
+  /// per copy, value(copy, p) -> double& addresses them in a local copy; each position becomes
+  /// the sum over all copies, added in ascending global macro id from the first.
+  template <class Width, class Value>
+  void sum_over_copies(Width&& width, Value&& value) const;
 
   const DistributedMesh* dm_;
   const Communicator* comm_;
