@@ -81,10 +81,6 @@ int Communicator::node_local_rank() const {
   return local;
 }
 
-void Communicator::barrier() const {
-  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
-}
-
 void Communicator::abort(int code) const {
   MPI_Abort(comm_, code);
   std::abort();

@@ -57,7 +57,6 @@ class Communicator {
 
   /// Rank among the processes on the same node (for rank-to-GPU mapping).
   int node_local_rank() const;
-  void barrier() const;
   /// Ends every rank of the job (an error seen on one rank must not leave the others waiting).
   [[noreturn]] void abort(int code) const;
 

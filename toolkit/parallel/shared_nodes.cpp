@@ -193,10 +193,6 @@ double SharedNodes::dot(const double* x, const double* y) const {
   return comm_->sum(local_dot(x, y));
 }
 
-double SharedNodes::norm(const double* x) const {
-  return std::sqrt(dot(x, x));
-}
-
 void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
   sum(A.band[accel::kCentre].data());
 

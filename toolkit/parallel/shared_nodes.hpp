@@ -34,7 +34,6 @@ class SharedNodes {
   /// Global x . y of type-1 vectors, every global node counted once (weights 1/multiplicity);
   /// partial sums in macro order, ranks in rank order: bitwise reproducible for a rank count.
   double dot(const double* x, const double* y) const;
-  double norm(const double* x) const;
   /// This rank's part of dot() (no reduction), for inner products of several fields at once.
   double local_dot(const double* x, const double* y) const;
 
