@@ -53,6 +53,8 @@ void declare_keys(Config& config) {
      "Reynolds numbers to pass through before flow.re, e.g. '100 400'")
     ("stabilisation.supg", po::value<double>()->default_value(1.0), "SUPG parameter scale")
     ("stabilisation.pspg", po::value<double>()->default_value(1.0), "PSPG parameter scale (> 0)")
+    ("stabilisation.element_size", po::value<std::string>()->default_value("isotropic"),
+     "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)")
     ("nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")
     ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
     ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
@@ -117,6 +119,11 @@ int run(int argc, char** argv, const Communicator& comm) {
   p.stabilisation.supg_scale = config.get<double>("stabilisation.supg");
   p.stabilisation.pspg_scale = config.get<double>("stabilisation.pspg");
   if (!(p.stabilisation.pspg_scale > 0)) config.fail("stabilisation.pspg", "must be > 0 for Q1/Q1");
+  const auto element_size = config.get<std::string>("stabilisation.element_size");
+  if (element_size == "streamline")
+    p.stabilisation.element_size = ElementSize::streamline;
+  else if (element_size != "isotropic")
+    config.fail("stabilisation.element_size", "expected isotropic or streamline");
   p.nonlinear_rel_tol = config.get<double>("nonlinear.rel_tol");
   p.nonlinear_abs_tol = config.get<double>("nonlinear.abs_tol");
   p.nonlinear_max_iter = config.get<int>("nonlinear.max_iter");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -304,7 +305,7 @@ TEST(NavierStokesParameters, ClosedFormOnUniformRectangles) {
   const int level = 3, n = accel::nodes_per_side(level);
   const double a = 0.25 / (1 << level), b = 0.5 / (1 << level);
   const double nu = 0.003, w1 = 0.9, w2 = -0.4;
-  const StabilisationParams stab{0.6, 1.7};
+  const StabilisationParams stab{0.6, 1.7, ElementSize::streamline};
   const double speed = std::hypot(w1, w2);
   const double h = (a * std::abs(w1) + b * std::abs(w2)) / speed;
   const double base = 1.0 / std::hypot(2.0 * speed / h, 4.0 * nu / (h * h));
@@ -395,7 +396,7 @@ TEST(NavierStokesParameters, SingleDistortedElement) {
   const std::vector<double> w1 = {1.0, 0.4, 0.2, 0.9}, w2 = {0.2, -0.3, 0.1, 0.5};
   const std::vector<double> zero(4, 0.0);
   const double nu = 0.01;
-  const StabilisationParams stab{0.8, 1.3};
+  const StabilisationParams stab{0.8, 1.3, ElementSize::streamline};
   BandedMatrix<double> L(1, 2);
   add_laplacian(g, L, 0);
 
@@ -419,16 +420,66 @@ TEST(NavierStokesParameters, SingleDistortedElement) {
   const double tau_flow =
       stab.pspg_scale / std::hypot(2.0 * speed / h_flow, 4.0 * nu / (h_flow * h_flow));
   const double tau_rest = stab.pspg_scale * h_rest * h_rest / (4.0 * nu);
+  // ElementSize::isotropic: h_K = sqrt(|K|) also for w != 0.
+  const double tau_isotropic =
+      stab.pspg_scale / std::hypot(2.0 * speed / h_rest, 4.0 * nu / (h_rest * h_rest));
 
-  for (int moving = 0; moving < 2; ++moving) {
+  for (int moving = 0; moving < 3; ++moving) {
     Blocks b(1, 2);
     const MacroVelocity w =
         moving ? MacroVelocity{w1.data(), w2.data()} : MacroVelocity{zero.data(), zero.data()};
-    add_navier_stokes_blocks(g, w, nu, true, stab, b.view(), 0);
-    const double tau = moving ? tau_flow : tau_rest;
+    StabilisationParams s = stab;
+    if (moving == 2) s.element_size = ElementSize::isotropic;
+    add_navier_stokes_blocks(g, w, nu, true, s, b.view(), 0);
+    const double tau = moving == 0 ? tau_rest : moving == 1 ? tau_flow : tau_isotropic;
     for_each_entry(2, [&](int, int, int k, std::size_t r, std::size_t) {
       EXPECT_NEAR(b.C.at(k, 0, r), tau * L.at(k, 0, r), 1e-14 * tau * max_abs(L))
-          << (moving ? "w != 0" : "w = 0");
+          << (moving == 0   ? "w = 0"
+              : moving == 1 ? "w != 0, streamline"
+                            : "w != 0, isotropic");
     });
+  }
+}
+
+// F_p of the PCD approximation: nu L_p, N_p(w) and the SUPG term annihilate constants, so the
+// sum of all entries of F_p is the Robin term alone, -int_{Gamma_in} (w.n) ds = U * |Gamma_in|
+// for w = (U, 0) entering through the left edge, and nothing where the flow leaves (w.n > 0) or
+// on edges that are not on the boundary. Only the diagonal of inflow nodes changes.
+TEST(PressureConvectionDiffusion, InflowRobinTerm) {
+  MacroGeometry g;
+  g.level = 2;
+  g.n = 5;
+  const double width = 0.8, height = 0.5, U = 1.7, nu = 0.01;
+  for (int j = 0; j < g.n; ++j)
+    for (int i = 0; i < g.n; ++i) {
+      g.x.push_back(width * i / (g.n - 1));
+      g.y.push_back(height * j / (g.n - 1));
+    }
+  const std::vector<double> w1(25, U), w2(25, 0.0);
+  const MacroVelocity w{w1.data(), w2.data()};
+  const StabilisationParams stab;
+  auto entry_sum = [](const BandedMatrix<double>& M) {
+    double s = 0;
+    for (int k = 0; k < accel::kBands; ++k)
+      for (std::size_t r = 0; r < M.rows(); ++r) s += M.at(k, 0, r);
+    return s;
+  };
+  BandedMatrix<double> plain(1, g.n);
+  add_velocity_operator(g, w, nu, true, stab, plain, 0);
+  // Edge order of mesh/macro_nodes.hpp: 0 bottom, 1 right, 2 top, 3 left.
+  for (const auto& [edges, inflow_length] :
+       std::vector<std::pair<std::array<bool, 4>, double>>{{{false, false, false, true}, height},
+                                                           {{true, true, true, false}, 0.0},
+                                                           {{true, true, true, true}, height}}) {
+    BandedMatrix<double> Fp(1, g.n);
+    add_pressure_convection_diffusion(g, w, nu, stab, edges, Fp, 0);
+    EXPECT_NEAR(entry_sum(Fp), U * inflow_length, 1e-12);
+    for (int k = 0; k < accel::kBands; ++k)
+      for (std::size_t r = 0; r < Fp.rows(); ++r) {
+        const bool inflow_diagonal = k == accel::band_index(0, 0) && r % g.n == 0 && edges[3];
+        if (!inflow_diagonal) {
+          EXPECT_DOUBLE_EQ(Fp.at(k, 0, r), plain.at(k, 0, r));
+        }
+      }
   }
 }

@@ -145,10 +145,22 @@ BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVec
           // Reference coordinates of the Gauss point on the side.
           double xi = 0, eta = 0;
           switch (k) {
-            case 0: xi = t; eta = -1; break;
-            case 1: xi = 1; eta = t; break;
-            case 2: xi = t; eta = 1; break;
-            default: xi = -1; eta = t; break;
+            case 0:
+              xi = t;
+              eta = -1;
+              break;
+            case 1:
+              xi = 1;
+              eta = t;
+              break;
+            case 2:
+              xi = t;
+              eta = 1;
+              break;
+            default:
+              xi = -1;
+              eta = t;
+              break;
           }
           const Q1Point q = evaluate_q1(x, y, xi, eta);
           double pv = 0, u1x = 0, u1y = 0, u2x = 0, u2y = 0;
@@ -170,8 +182,8 @@ BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVec
   return {total[0], total[1]};
 }
 
-double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1,
-                            double x0, double x1, double y0, int samples, const Communicator& comm) {
+double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1, double x0,
+                            double x1, double y0, int samples, const Communicator& comm) {
   std::vector<Point2> points(samples);
   for (int k = 0; k < samples; ++k) points[k] = {x0 + (x1 - x0) * k / (samples - 1.0), y0};
   const auto u = evaluate_at_points(dm, level, u1, points, comm);

@@ -51,7 +51,7 @@ BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVec
 /// Length of the recirculation zone behind a body along the line y = y0: x_r - x0 where x_r is
 /// the first point after x0 where u1 changes from negative to non-negative (linear interpolation
 /// between `samples` equidistant evaluations on [x0, x1]); 0 if u1 is not negative behind x0.
-double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1,
-                            double x0, double x1, double y0, int samples, const Communicator& comm);
+double recirculation_length(const DistributedMesh& dm, int level, const LevelVector& u1, double x0,
+                            double x1, double y0, int samples, const Communicator& comm);
 
 }  // namespace quilt

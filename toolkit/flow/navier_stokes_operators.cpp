@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fem/q1_element.hpp"
+#include "mesh/macro_nodes.hpp"
 
 namespace quilt {
 namespace {
@@ -56,8 +57,9 @@ struct ElementStabilisation {
 
 /// tau_K and delta_K of the header (Tezduyar & Osawa 2000; Apel, Knopp & Lube 2008):
 /// ((2|w|_K/h_K)^2 + (4 nu/h_K^2)^2)^{-1/2}, scaled. |w|_K is the Q1 interpolant at the centre
-/// (the mean of the vertex values); h_K is the extent of K along w/|w|, i.e. max - min of the
-/// corners' projections onto the streamline direction (Mizukami 1985), and sqrt(|K|) for w = 0.
+/// (the mean of the vertex values); h_K is sqrt(|K|) or, with ElementSize::streamline, the extent
+/// of K along w/|w|, i.e. max - min of the corners' projections onto the streamline direction
+/// (Mizukami 1985; sqrt(|K|) where w = 0).
 ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool convection,
                                            const StabilisationParams& stab) {
   double wc1 = 0.0, wc2 = 0.0;
@@ -67,7 +69,7 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
   }
   const double speed = std::hypot(wc1, wc2);
   double h = 0.0;
-  if (speed > 0.0) {
+  if (speed > 0.0 && stab.element_size == ElementSize::streamline) {
     const double s1 = wc1 / speed, s2 = wc2 / speed;
     double lo = d.x[0] * s1 + d.y[0] * s2, hi = lo;
     for (int a = 1; a < 4; ++a) {
@@ -176,6 +178,39 @@ void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, doubl
                            accel::BandedMatrix<double>& A, int m) {
   const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
   assemble_blocks<false>(g, w, nu, convection, stab, blocks, m);
+}
+
+void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                       const StabilisationParams& stab,
+                                       const std::array<bool, 4>& boundary_edge,
+                                       accel::BandedMatrix<double>& Fp, int m) {
+  add_velocity_operator(g, w, nu, true, stab, Fp, m);
+  const int n = g.n;
+  // Grid offset from an edge node to its inward neighbour, per local edge (macro_nodes.hpp).
+  const std::array<std::ptrdiff_t, 4> inward{n, -1, -n, 1};
+  const int diagonal = accel::band_index(0, 0);
+  for (int k = 0; k < 4; ++k) {
+    if (!boundary_edge[k]) continue;
+    for (int q = 0; q + 1 < n; ++q) {
+      const std::size_t a = edge_node(n, k, q), b = edge_node(n, k, q + 1);
+      const double tx = g.x[b] - g.x[a], ty = g.y[b] - g.y[a];
+      const double length = std::hypot(tx, ty);
+      // Outward unit normal: perpendicular to the segment, away from the inward neighbour.
+      double nx = ty / length, ny = -tx / length;
+      const std::size_t inner =
+          static_cast<std::size_t>(static_cast<std::ptrdiff_t>(a) + inward[k]);
+      if (nx * (g.x[inner] - g.x[a]) + ny * (g.y[inner] - g.y[a]) > 0) {
+        nx = -nx;
+        ny = -ny;
+      }
+      const double wn =
+          0.5 * ((w.u1[a] + w.u1[b]) * nx + (w.u2[a] + w.u2[b]) * ny);  // midpoint w.n
+      if (wn >= 0) continue;
+      // -(w.n) (p, q)_segment with the lumped (trapezoidal) segment mass.
+      Fp.at(diagonal, m, a) -= 0.5 * wn * length;
+      Fp.at(diagonal, m, b) -= 0.5 * wn * length;
+    }
+  }
 }
 
 void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,

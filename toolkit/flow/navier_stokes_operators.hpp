@@ -25,11 +25,12 @@
 //
 // Stabilisation parameters per element K (Tezduyar & Osawa 2000; mesh-dependent scaling as in
 // Apel, Knopp & Lube 2008): with |w|_K the velocity magnitude at the element centre and h_K the
-// element's extent in the flow direction (Mizukami's streamline length; sqrt(area) where w = 0),
+// element length (sqrt(area) by default, or the extent in the flow direction: ElementSize),
 //   tau_K   = pspg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
 //   delta_K = supg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
 // tau_K stays positive for w = 0, so the Stokes case is pressure-stabilised too.
 
+#include <array>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
@@ -38,9 +39,20 @@
 
 namespace quilt {
 
+/// The element length h_K in tau_K and delta_K.
+///  isotropic:  sqrt(|K|). tau_K and delta_K then depend on w only through |w|_K, smoothly, and
+///              the fixed-point iteration contracts (measured on the DFG 2D-1 mesh, L = 3: 19
+///              steps to 1e-10).
+///  streamline: the extent of K along w (Mizukami 1985). Sharper on stretched elements, but
+///              h_K jumps when w turns, and near stagnation points (w ~ 0, direction undefined)
+///              the fixed-point iteration falls into a period-2 cycle (DFG 2D-1, L = 3:
+///              residual alternating 1.3e-5 / 1.6e-5 from step 10 on).
+enum class ElementSize { isotropic, streamline };
+
 struct StabilisationParams {
   double supg_scale = 1.0;  ///< multiplies delta_K; 0 switches SUPG off
   double pspg_scale = 1.0;  ///< multiplies tau_K; must be > 0 for Q1/Q1 (inf-sup)
+  ElementSize element_size = ElementSize::isotropic;
 };
 
 /// Nodal values of one macro (n*n each, grid order): the linearisation velocity w.
@@ -70,6 +82,20 @@ void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, do
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
                            bool convection, const StabilisationParams& stab,
                            accel::BandedMatrix<double>& A, int m);
+
+/// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
+/// approximation (flow/navier_stokes_system.hpp): nu L_p + N_p(w) + SUPG on the pressure space,
+/// plus the Robin term -int_{Gamma_in} (w.n) p q ds on the inflow part of the boundary, where
+/// w.n < 0. Elman & Tuminaro (2009) derive it from the commutator: the natural condition of
+/// F_p at an inflow boundary must be nu dp/dn - (w.n) p = 0, and without it the PCD
+/// approximation degrades with the Reynolds number (measured: GMRES on the exact Schur
+/// complement of a channel flow at mesh Peclet ~ 2 needs 133 iterations with the plain natural
+/// condition and 59 with the Robin term, n_p = 561). boundary_edge[k]: local edge k of the
+/// macro lies on the domain boundary (edge order of mesh/macro_nodes.hpp).
+void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                       const StabilisationParams& stab,
+                                       const std::array<bool, 4>& boundary_edge,
+                                       accel::BandedMatrix<double>& Fp, int m);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.

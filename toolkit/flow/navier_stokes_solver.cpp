@@ -117,6 +117,11 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
         });
     pressure_mg.emplace(*pressure_laplacian, mg);
   }
+  // Macro edges on the domain boundary, for the inflow Robin term of F_p.
+  std::vector<std::array<bool, 4>> boundary_edges(macros);
+  for (int m = 0; m < macros; ++m)
+    for (int k = 0; k < 4; ++k)
+      boundary_edges[m][k] = dm.mesh.edge_part[dm.mesh.cell_edges[dm.macros[m]][k]] >= 0;
   StabilisationParams no_supg = params.stabilisation;
   no_supg.supg_scale = 0.0;
 
@@ -151,7 +156,12 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
                 assemble_navier_stokes_load(g, wm, nu, convection, params.stabilisation, force_x,
                                             force_y, h.data() + m * nn, h.data() + N + m * nn,
                                             h.data() + 2 * N + m * nn);
-              if (Fp.macros > 0) add_velocity_operator(g, wm, nu, convection, no_supg, Fp, m);
+              if (Fp.macros > 0) {
+                if (convection)
+                  add_pressure_convection_diffusion(g, wm, nu, no_supg, boundary_edges[m], Fp, m);
+                else
+                  add_velocity_operator(g, wm, nu, false, no_supg, Fp, m);
+              }
             } else
               add_velocity_operator(g, wm, nu, convection, params.stabilisation, A, m);
           });

@@ -117,7 +117,7 @@ PressureConvectionDiffusion::PressureConvectionDiffusion(
 
 void PressureConvectionDiffusion::apply(const double* d, double* c) {
   std::copy(d, d + d_.size(), d_.begin());
-  laplacian_mg_->apply(d_, y_);         // y = A_p^{-1} d
+  laplacian_mg_->apply(d_, y_);          // y = A_p^{-1} d
   accel::cpu::spmv(*Fp_, y_.data(), c);  // c = F_p y (type-0) ...
   shared_->sum(c);                       // ... summed to type-1
   const LevelVector& m = *mass_;
