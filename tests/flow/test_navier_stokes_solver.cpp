@@ -3,7 +3,9 @@
 // driven cavity, and agreement between the whole job and a one-rank sub-communicator.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "fem/scalar_assembly.hpp"
@@ -162,4 +164,49 @@ TEST(NavierStokes, PoiseuilleForcesAndPressureDropTwoWays) {
     // No recirculation in a channel: u1 > 0 along the axis.
     EXPECT_EQ(recirculation_length(r.mesh, r.level, r.u1, 0.1, 0.9, 0.5, 101, comm), 0.0);
   }
+}
+
+// Stokes flow past the DFG cylinder (meshes/dfg_channel.msh, curved ring on the circle chart)
+// on coarse levels. The drag and lift from the volume (residual) form and from the surface
+// integral of the stress are two discretisations of one quantity: they agree to within the
+// discretisation error, which shrinks with the level. Stokes is linear, so doubling nu doubles
+// both forces in both forms. The stored values are this discretisation's L = 2 volume-form
+// coefficients (force_scale 500 of the 2D-1 benchmark; nu = 1e-3, Umax = 0.3), a regression
+// guard for the mesh, the chart and the force evaluation.
+TEST(NavierStokes, DfgStokesDragAndLiftTwoWays) {
+  const Communicator comm;
+  auto solve = [&](int level, double nu) {
+    NavierStokesParams p;
+    p.mesh_file = mesh_path("dfg_channel.msh");
+    p.charts = {"cylinder circle 0.2 0.2 0.05"};
+    p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 0.3 0 0.41",
+                    "outflow donothing"};
+    p.level = level;
+    p.nu = nu;
+    p.stokes = true;
+    p.linear_method = KrylovMethod::fgmres;
+    p.linear.rel_tol = 1e-3;
+    p.linear.max_iter = 200;
+    p.linear.restart = 100;
+    p.nonlinear_rel_tol = 1e-11;
+    p.coarse_threshold = 2000;
+    const NavierStokesResult r = solve_navier_stokes(p, comm);
+    EXPECT_TRUE(r.converged);
+    const int cylinder = r.mesh.mesh.part_id("cylinder");
+    const BoundaryForce v =
+        volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, cylinder, comm);
+    const BoundaryForce s = surface_force(r.mesh, r.level, r.u1, r.u2, r.p, nu, cylinder, comm);
+    return std::array<double, 4>{500 * v.x, 500 * v.y, 500 * s.x, 500 * s.y};
+  };
+  const auto l2 = solve(2, 1e-3), l3 = solve(3, 1e-3), l2_nu2 = solve(2, 2e-3);
+  const double gap2 = std::abs(l2[0] - l2[2]), gap3 = std::abs(l3[0] - l3[2]);
+  EXPECT_LT(gap3, 0.1 * l3[0]);
+  EXPECT_LT(gap3, 0.6 * gap2) << "the two forms should approach each other";
+  for (int k = 0; k < 4; ++k) EXPECT_NEAR(l2_nu2[k], 2 * l2[k], 1e-7 * std::abs(l2[0]));
+  EXPECT_NEAR(l2[0], 2.9937013999, 1e-6);  // stored: volume-form drag, L = 2
+  EXPECT_NEAR(l2[1], 0.0277435609, 1e-6);  // stored: volume-form lift, L = 2
+  std::printf("DFG Stokes L=2: drag %.10f / %.10f lift %.10f / %.10f\n", l2[0], l2[2], l2[1],
+              l2[3]);
+  std::printf("DFG Stokes L=3: drag %.10f / %.10f lift %.10f / %.10f\n", l3[0], l3[2], l3[1],
+              l3[3]);
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# DFG flow-around-a-cylinder figures of the DFG issue, in one run (design.md §9,
+# ../shared/reference/dfg_cylinder.md):
+#  - 2D-1 (Re = 20) over levels: c_D, c_L, dp, L_a with their errors against the reference
+#    values, iterations, time, and a fit of the convergence order;
+#  - the same solution on 1, 2, 4 and 8 ranks;
+#  - the FEAST paper's Table 4 layout (R_ass, R_lin, R_acc, S_max) for steady Re = 100 (1 rank,
+#    cpu target), as far as the solver converges there.
+# Usage: bench/dfg_benchmark.sh [build-dir]   (QUICK=1: small levels, a smoke run)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-build}/bin/quilt-flow
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+if [ "${QUICK:-0}" = 1 ]; then
+  LEVELS="1 2 3"; RANK_LEVEL=2; TABLE_LEVELS="1 2"; NP=2
+else
+  LEVELS="2 3 4 5"; RANK_LEVEL=3; TABLE_LEVELS="2 3 4"; NP=2
+fi
+run() {  # run NAME CONFIG NP ARGS... (a failed run leaves its log and no JSON)
+  local name=$1 config=$2 np=$3; shift 3
+  mpirun -np "$np" "$BIN" --config "$config" --results "$OUT/$name.json" "$@" > "$OUT/$name.log" 2>&1 \
+    || echo "$name failed: $(grep -m1 error "$OUT/$name.log")"
+}
+for L in $LEVELS; do run "2d1_L$L" apps/configs/dfg_2d1.ini $NP --mesh.level=$L; done
+for np in 1 2 4 8; do run "ranks${np}_L$RANK_LEVEL" apps/configs/dfg_2d1.ini $np --mesh.level=$RANK_LEVEL; done
+for L in $TABLE_LEVELS; do
+  run "re100_L$L" apps/configs/dfg_re100_steady.ini 1 --mesh.level=$L --nonlinear.max_iter=40 --nonlinear.rel_tol=1e-6
+done
+python3 bench/dfg_report.py "$OUT" "$LEVELS" $RANK_LEVEL "$TABLE_LEVELS"
+echo
+echo "(JSON results and logs in $OUT)"
