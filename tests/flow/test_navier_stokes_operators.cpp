@@ -472,7 +472,7 @@ TEST(PressureConvectionDiffusion, InflowRobinTerm) {
                                                            {{true, true, true, false}, 0.0},
                                                            {{true, true, true, true}, height}}) {
     BandedMatrix<double> Fp(1, g.n);
-    add_pressure_convection_diffusion(g, w, nu, stab, edges, Fp, 0);
+    add_pressure_convection_diffusion(g, w, nu, true, stab, edges, Fp, 0);
     EXPECT_NEAR(entry_sum(Fp), U * inflow_length, 1e-12);
     for (int k = 0; k < accel::kBands; ++k)
       for (std::size_t r = 0; r < Fp.rows(); ++r) {

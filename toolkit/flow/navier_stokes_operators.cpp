@@ -181,10 +181,11 @@ void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, doubl
 }
 
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       const StabilisationParams& stab,
+                                       bool convection, const StabilisationParams& stab,
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m) {
-  add_velocity_operator(g, w, nu, true, stab, Fp, m);
+  add_velocity_operator(g, w, nu, convection, stab, Fp, m);
+  if (!convection) return;
   const int n = g.n;
   // Grid offset from an edge node to its inward neighbour, per local edge (macro_nodes.hpp).
   const std::array<std::ptrdiff_t, 4> inward{n, -1, -n, 1};

@@ -84,16 +84,16 @@ void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, doubl
                            accel::BandedMatrix<double>& A, int m);
 
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
-/// approximation (flow/navier_stokes_system.hpp): nu L_p + N_p(w) + SUPG on the pressure space,
-/// plus the Robin term -int_{Gamma_in} (w.n) p q ds on the inflow part of the boundary, where
-/// w.n < 0. Elman & Tuminaro (2009) derive it from the commutator: the natural condition of
-/// F_p at an inflow boundary must be nu dp/dn - (w.n) p = 0, and without it the PCD
-/// approximation degrades with the Reynolds number (measured: GMRES on the exact Schur
-/// complement of a channel flow at mesh Peclet ~ 2 needs 133 iterations with the plain natural
-/// condition and 59 with the Robin term, n_p = 561). boundary_edge[k]: local edge k of the
+/// approximation (flow/navier_stokes_system.hpp): the operator of add_velocity_operator on the
+/// pressure space, plus, with `convection`, the Robin term -int_{Gamma_in} (w.n) p q ds on the
+/// inflow part of the boundary, where w.n < 0. Elman & Tuminaro (2009) derive it from the
+/// commutator: the natural condition of F_p at an inflow boundary must be nu dp/dn - (w.n) p = 0,
+/// and without it the PCD approximation degrades with the Reynolds number (measured: GMRES on the
+/// exact Schur complement of a channel flow at mesh Peclet ~ 2 needs 133 iterations with the plain
+/// natural condition and 59 with the Robin term, n_p = 561). boundary_edge[k]: local edge k of the
 /// macro lies on the domain boundary (edge order of mesh/macro_nodes.hpp).
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       const StabilisationParams& stab,
+                                       bool convection, const StabilisationParams& stab,
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m);
 

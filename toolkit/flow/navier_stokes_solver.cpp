@@ -156,12 +156,9 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
                 assemble_navier_stokes_load(g, wm, nu, convection, params.stabilisation, force_x,
                                             force_y, h.data() + m * nn, h.data() + N + m * nn,
                                             h.data() + 2 * N + m * nn);
-              if (Fp.macros > 0) {
-                if (convection)
-                  add_pressure_convection_diffusion(g, wm, nu, no_supg, boundary_edges[m], Fp, m);
-                else
-                  add_velocity_operator(g, wm, nu, false, no_supg, Fp, m);
-              }
+              if (Fp.macros > 0)
+                add_pressure_convection_diffusion(g, wm, nu, convection, no_supg, boundary_edges[m],
+                                                  Fp, m);
             } else
               add_velocity_operator(g, wm, nu, convection, params.stabilisation, A, m);
           });

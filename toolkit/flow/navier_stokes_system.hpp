@@ -74,7 +74,8 @@ class ScaledPressureMass final : public PressureSchurApproximation {
 /// Pressure convection-diffusion (Kay, Loghin & Wathen 2002; Elman, Silvester & Wathen 2014,
 /// ch. 9): S ~ A_p F_p^{-1} M_p, so S^{-1} ~ M_p^{-1} F_p A_p^{-1}, with A_p the pressure
 /// Laplacian (one ScaRC cycle), F_p = nu L_p + N_p(w) the convection-diffusion operator on the
-/// pressure space (type-0, finest level) and M_p the lumped pressure mass. For w = 0 it reduces
+/// pressure space with the inflow Robin term (type-0, finest level;
+/// add_pressure_convection_diffusion) and M_p the lumped pressure mass. For w = 0 it reduces
 /// to nu M_p^{-1}.
 class PressureConvectionDiffusion final : public PressureSchurApproximation {
  public:
