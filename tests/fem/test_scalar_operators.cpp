@@ -5,15 +5,12 @@
 
 #include "fem/scalar_assembly.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 using namespace quilt;
 using accel::BandedMatrix;
 
 namespace {
-
-std::string mesh_path(const char* name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 struct MeshCase {
   const char* file;

@@ -9,14 +9,11 @@
 #include "fem/flow_functionals.hpp"
 #include "fem/scalar_assembly.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 using namespace quilt;
 
 namespace {
-
-std::string mesh_path(const char* name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 using Field = std::function<double(double, double)>;
 

@@ -15,15 +15,12 @@
 #include "fem/scalar_assembly.hpp"
 #include "flow/navier_stokes_operators.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 using namespace quilt;
 using accel::BandedMatrix;
 
 namespace {
-
-std::string mesh_path(const char* name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 using Field = std::function<double(double, double)>;
 

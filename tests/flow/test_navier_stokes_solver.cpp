@@ -12,16 +12,13 @@
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
 #include "mesh/macro_geometry.hpp"
+#include "mesh_files.hpp"
 
 using namespace quilt;
 
 namespace {
 
 constexpr double pi = std::numbers::pi;
-
-std::string mesh_path(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 NavierStokesParams cavity(int level, double re) {
   NavierStokesParams p;

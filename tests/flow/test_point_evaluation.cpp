@@ -9,14 +9,11 @@
 #include "fem/point_evaluation.hpp"
 #include "fem/q1_element.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 using namespace quilt;
 
 namespace {
-
-std::string mesh_path(const char* name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 double linear(double x, double y) {
   return 0.4 - 1.3 * x + 2.1 * y;

@@ -16,6 +16,7 @@
 #include "mesh/macro_geometry.hpp"
 #include "mesh/mesh_error.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 namespace quilt {
 namespace {
@@ -26,8 +27,7 @@ constexpr int kMaxLevel = 6;
 const char* const kCylinderChart = "cylinder circle 0.2 0.2 0.05";
 
 const CoarseMesh& dfg_mesh() {
-  static const CoarseMesh mesh =
-      read_msh(std::string(QUILT_SOURCE_DIR) + "/meshes/dfg_channel.msh");
+  static const CoarseMesh mesh = read_msh(mesh_path("dfg_channel.msh"));
   return mesh;
 }
 

@@ -16,13 +16,10 @@
 #include "mesh/coarse_mesh.hpp"
 #include "mesh/mesh_error.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 namespace quilt {
 namespace {
-
-std::string shipped(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 // Two unit macros side by side, "wall" on three sides, "lid" on top.
 const char* const kTwoMacros = R"($MeshFormat
@@ -421,7 +418,7 @@ void check_unit_square_sides(const CoarseMesh& mesh) {
 }
 
 TEST(ShippedMeshes, UnitSquare4x2) {
-  const CoarseMesh mesh = read_msh(shipped("unit_square_4x2.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_4x2.msh"));
   EXPECT_EQ(mesh.num_cells(), 8);
   EXPECT_EQ(mesh.num_vertices(), 15);
   EXPECT_EQ(mesh.num_edges(), 22);
@@ -433,7 +430,7 @@ TEST(ShippedMeshes, UnitSquare4x2) {
 }
 
 TEST(ShippedMeshes, UnitSquareUnstructured) {
-  const CoarseMesh mesh = read_msh(shipped("unit_square_unstructured.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_unstructured.msh"));
   EXPECT_GE(mesh.num_cells(), 10);
   EXPECT_LE(mesh.num_cells(), 20);
   check_unit_square_sides(mesh);
@@ -461,7 +458,7 @@ TEST(ShippedMeshes, UnitSquareUnstructured) {
 }
 
 TEST(ShippedMeshes, LShape) {
-  const CoarseMesh mesh = read_msh(shipped("l_shape.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("l_shape.msh"));
   EXPECT_GE(mesh.num_cells(), 10);
   EXPECT_LE(mesh.num_cells(), 12);
   ASSERT_EQ(mesh.part_names, (std::vector<std::string>{"boundary"}));

@@ -9,13 +9,10 @@
 #include "mesh/mesh_error.hpp"
 #include "mesh/msh_reader.hpp"
 #include "mesh/partition.hpp"
+#include "mesh_files.hpp"
 
 namespace quilt {
 namespace {
-
-std::string shipped(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 const char* const kMeshes[] = {"unit_square_4x2.msh", "unit_square_unstructured.msh",
                                "l_shape.msh"};
@@ -45,7 +42,7 @@ bool contiguous(const CoarseMesh& mesh, const std::vector<int>& part, int rank) 
 
 TEST(Partition, EveryRankBusyEveryMacroAssignedDeterministic) {
   for (const char* name : kMeshes) {
-    const CoarseMesh mesh = read_msh(shipped(name));
+    const CoarseMesh mesh = read_msh(mesh_path(name));
     for (int ranks = 1; ranks <= mesh.num_cells(); ++ranks) {
       const std::vector<int> part = partition_macros(mesh, ranks);
       ASSERT_EQ(part.size(), static_cast<std::size_t>(mesh.num_cells()));
@@ -62,7 +59,7 @@ TEST(Partition, EveryRankBusyEveryMacroAssignedDeterministic) {
 }
 
 TEST(Partition, TrivialCounts) {
-  const CoarseMesh mesh = read_msh(shipped("unit_square_unstructured.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_unstructured.msh"));
   EXPECT_EQ(partition_macros(mesh, 1), std::vector<int>(mesh.num_cells(), 0));
   const std::vector<int> identity = partition_macros(mesh, mesh.num_cells());
   for (int c = 0; c < mesh.num_cells(); ++c) EXPECT_EQ(identity[c], c);
@@ -70,7 +67,7 @@ TEST(Partition, TrivialCounts) {
 
 TEST(Partition, SmallRankCountsAreContiguousAndBalanced) {
   for (const char* name : kMeshes) {
-    const CoarseMesh mesh = read_msh(shipped(name));
+    const CoarseMesh mesh = read_msh(mesh_path(name));
     for (int ranks = 2; ranks <= 4; ++ranks) {
       const std::vector<int> part = partition_macros(mesh, ranks);
       std::vector<int> load(ranks, 0);
@@ -81,7 +78,7 @@ TEST(Partition, SmallRankCountsAreContiguousAndBalanced) {
         EXPECT_TRUE(contiguous(mesh, part, r)) << name << " ranks " << ranks << " rank " << r;
     }
   }
-  const CoarseMesh cavity = read_msh(shipped("unit_square_4x2.msh"));
+  const CoarseMesh cavity = read_msh(mesh_path("unit_square_4x2.msh"));
   for (int ranks : {2, 4}) {
     std::vector<int> load(ranks, 0);
     for (int r : partition_macros(cavity, ranks)) ++load[r];
@@ -115,7 +112,7 @@ TEST(Partition, DisconnectedMesh) {
 }
 
 TEST(Partition, ImpossibleCounts) {
-  const CoarseMesh mesh = read_msh(shipped("l_shape.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("l_shape.msh"));
   const int cells = mesh.num_cells();
   for (int ranks : {0, -1, cells + 1}) {
     try {

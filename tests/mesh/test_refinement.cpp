@@ -12,13 +12,10 @@
 #include "mesh/macro_geometry.hpp"
 #include "mesh/mesh_error.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 
 namespace quilt {
 namespace {
-
-std::string shipped(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 /// Grid index of the q-th node of local edge k, q counted in the grid direction.
 std::size_t edge_node(int n, int k, int q) {
@@ -248,7 +245,7 @@ TEST(Chart, BindChartsByPartName) {
 // --- refinement -----------------------------------------------------------------------------
 
 TEST(Refinement, GridSizeAndCorners) {
-  const CoarseMesh mesh = read_msh(shipped("unit_square_4x2.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_4x2.msh"));
   for (int level = 0; level <= 4; ++level) {
     const MacroGeometry g = refine_macro(mesh, {}, 5, level);
     EXPECT_EQ(g.level, level);
@@ -269,7 +266,7 @@ TEST(Refinement, GridSizeAndCorners) {
 
 TEST(Refinement, SharedNodesAgreeBitForBit) {
   for (const char* name : {"unit_square_unstructured.msh", "l_shape.msh", "unit_square_4x2.msh"}) {
-    const CoarseMesh mesh = read_msh(shipped(name));
+    const CoarseMesh mesh = read_msh(mesh_path(name));
     for (int level = 0; level <= 6; ++level) expect_shared_nodes_agree(mesh, {}, level);
   }
 }
@@ -278,7 +275,7 @@ TEST(Refinement, SharedEdgesRunInBothDirections) {
   // The bit-for-bit test above is only meaningful if the meshes have edges that their two
   // macros run in opposite grid directions.
   for (const char* name : {"unit_square_unstructured.msh", "l_shape.msh"}) {
-    const CoarseMesh mesh = read_msh(shipped(name));
+    const CoarseMesh mesh = read_msh(mesh_path(name));
     int opposite = 0;
     for (int e = 0; e < mesh.num_edges(); ++e) {
       if (mesh.edge_cells[e].size() != 2) continue;
@@ -297,13 +294,13 @@ TEST(Refinement, SharedEdgesRunInBothDirections) {
 
 TEST(Refinement, LevelsAreNestedBitForBit) {
   for (const char* name : {"unit_square_unstructured.msh", "l_shape.msh"})
-    expect_nested(read_msh(shipped(name)), {}, 6);
+    expect_nested(read_msh(mesh_path(name)), {}, 6);
   const CoarseMesh ring = ring_mesh();
   expect_nested(ring, bind_charts(ring, {"hole circle 0 0 0.5"}), 6);
 }
 
 TEST(Refinement, StraightMacrosAreBilinear) {
-  const CoarseMesh mesh = read_msh(shipped("unit_square_unstructured.msh"));
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_unstructured.msh"));
   for (int c = 0; c < mesh.num_cells(); ++c) {
     const MacroGeometry g = refine_macro(mesh, {}, c, 4);
     EXPECT_LT(distance_from_bilinear(g), 1e-15) << "cell " << c;

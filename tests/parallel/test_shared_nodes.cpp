@@ -8,15 +8,12 @@
 #include "fem/scalar_assembly.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 #include "parallel/shared_nodes.hpp"
 
 using namespace quilt;
 
 namespace {
-
-std::string mesh_path(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 /// A value no two (global node, macro) pairs share, to catch a copy added twice or missed.
 double type0_value(std::size_t gid, int cell) {

@@ -8,6 +8,7 @@
 
 #include "fem/scalar_assembly.hpp"
 #include "mesh/msh_reader.hpp"
+#include "mesh_files.hpp"
 #include "solvers/poisson_problem.hpp"
 
 using namespace quilt;
@@ -16,10 +17,6 @@ namespace {
 
 #define QUILT_REQUIRE_CUDA_DEVICE() \
   if (accel::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible"
-
-std::string mesh_path(const std::string& name) {
-  return std::string(QUILT_SOURCE_DIR) + "/meshes/" + name;
-}
 
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double diff = 0, norm = 0;

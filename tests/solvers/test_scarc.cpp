@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "mesh_files.hpp"
 #include "solvers/poisson_problem.hpp"
 #include "solvers/solver_error.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 PoissonParams params(const std::string& mesh, const std::string& solution, int level) {
   PoissonParams p;
-  p.mesh_file = std::string(QUILT_SOURCE_DIR) + "/meshes/" + mesh;
+  p.mesh_file = mesh_path(mesh);
   p.solution = solution;
   p.level = level;
   p.solver = "cg";
