@@ -59,6 +59,10 @@ void declare_keys(Config& config) {
     ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
     ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
     ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the fixed-point update")
+    ("nonlinear.pseudo_time_step", po::value<double>()->default_value(0.0),
+     "dtau_0 of the pseudo-time continuation (M / dtau added to the correction solve); 0: none")
+    ("nonlinear.pseudo_time_step_max", po::value<double>()->default_value(0.0),
+     "cap on dtau as it grows with the defect reduction; 0: none")
     ("solver.type", po::value<std::string>()->default_value("bicgstab"), "linear solver: bicgstab | fgmres")
     ("solver.rel_tol", po::value<double>()->default_value(0.1),
      "relative reduction per linear solve (0.1: one digit per nonlinear step)")
@@ -128,6 +132,10 @@ int run(int argc, char** argv, const Communicator& comm) {
   p.nonlinear_abs_tol = config.get<double>("nonlinear.abs_tol");
   p.nonlinear_max_iter = config.get<int>("nonlinear.max_iter");
   p.nonlinear_damping = config.get<double>("nonlinear.damping");
+  p.pseudo_time_step = config.get<double>("nonlinear.pseudo_time_step");
+  if (p.pseudo_time_step < 0) config.fail("nonlinear.pseudo_time_step", "must be >= 0");
+  if (const double cap = config.get<double>("nonlinear.pseudo_time_step_max"); cap > 0)
+    p.pseudo_time_step_max = cap;
   const auto type = config.get<std::string>("solver.type");
   if (type != "bicgstab" && type != "fgmres")
     config.fail("solver.type", "'" + type + "' is not bicgstab or fgmres");
@@ -151,13 +159,15 @@ int run(int argc, char** argv, const Communicator& comm) {
   const double re = U * Lref / p.nu;
 
   if (comm.rank() == 0)
-    std::printf("quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n%6s %10s %12s %6s %10s %8s\n",
-                p.mesh_file.c_str(), p.level, re, p.nu, p.stokes ? ", Stokes" : "", comm.size(),
-                "step", "Re", "residual", "lin.it", "lin.red", "time[s]");
+    std::printf(
+        "quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n%6s %10s %12s %6s %10s %8s %10s\n",
+        p.mesh_file.c_str(), p.level, re, p.nu, p.stokes ? ", Stokes" : "", comm.size(), "step",
+        "Re", "residual", "lin.it", "lin.red", "time[s]", "dtau");
   NavierStokesResult r = solve_navier_stokes(p, comm, [&](const NonlinearStep& s) {
     if (comm.rank() == 0)
-      std::printf("%6d %10.4g %12.4e %6d %10.3e %8.3f\n", s.step, U * Lref / s.nu, s.residual,
-                  s.linear_iterations, s.linear_reduction, s.seconds);
+      std::printf("%6d %10.4g %12.4e %6d %10.3e %8.3f %10.3g\n", s.step, U * Lref / s.nu,
+                  s.residual, s.linear_iterations, s.linear_reduction, s.seconds,
+                  s.pseudo_time_step);
   });
 
   const double energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);

@@ -3,6 +3,7 @@
 // driven cavity, and agreement between the whole job and a one-rank sub-communicator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -206,4 +207,55 @@ TEST(NavierStokes, DfgStokesDragAndLiftTwoWays) {
               l2[3]);
   std::printf("DFG Stokes L=3: drag %.10f / %.10f lift %.10f / %.10f\n", l3[0], l3[2], l3[1],
               l3[3]);
+}
+
+// Pseudo-time continuation only changes the correction solve (K + M / dtau instead of K); the
+// defect is the steady one, so both iterations have one fixed point. DFG 2D-1 (Re = 20) at
+// L = 2 solved both ways must give the same velocity, pressure and volume-form forces to the
+// nonlinear tolerance. This catches a mass term left in the defect (no convergence, or a
+// shifted solution).
+TEST(NavierStokes, PseudoTimeReachesTheSameSteadyState) {
+  const Communicator comm;
+  auto solve = [&](double dtau) {
+    NavierStokesParams p;
+    p.mesh_file = mesh_path("dfg_channel.msh");
+    p.charts = {"cylinder circle 0.2 0.2 0.05"};
+    p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 0.3 0 0.41",
+                    "outflow donothing"};
+    p.level = 2;
+    p.nu = 1e-3;
+    p.linear_method = KrylovMethod::fgmres;
+    p.linear.rel_tol = 0.1;
+    p.linear.max_iter = 200;
+    p.linear.restart = 100;
+    p.linear.fail_on_cap = false;
+    p.nonlinear_rel_tol = 1e-11;
+    p.coarse_threshold = 2000;
+    p.pseudo_time_step = dtau;
+    p.pseudo_time_step_max = 1.0;
+    return solve_navier_stokes(p, comm);
+  };
+  const NavierStokesResult plain = solve(0.0), pseudo = solve(0.02);
+  ASSERT_TRUE(plain.converged);
+  ASSERT_TRUE(pseudo.converged);
+  // The schedule grew dtau from 0.02 up to its cap.
+  EXPECT_DOUBLE_EQ(pseudo.steps.front().pseudo_time_step, 0.02);
+  EXPECT_DOUBLE_EQ(pseudo.steps.back().pseudo_time_step, 1.0);
+  double du = 0, dp = 0, u_max = 0, p_max = 0;
+  for (std::size_t i = 0; i < plain.u1.size(); ++i) {
+    du = std::max({du, std::abs(plain.u1[i] - pseudo.u1[i]), std::abs(plain.u2[i] - pseudo.u2[i])});
+    dp = std::max(dp, std::abs(plain.p[i] - pseudo.p[i]));
+    u_max = std::max(u_max, std::abs(plain.u1[i]));
+    p_max = std::max(p_max, std::abs(plain.p[i]));
+  }
+  EXPECT_LT(comm.max(du), 1e-7 * comm.max(u_max));
+  EXPECT_LT(comm.max(dp), 1e-7 * comm.max(p_max));
+  const int cylinder = plain.mesh.mesh.part_id("cylinder");
+  const auto force = [&](const NavierStokesResult& r) {
+    return volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, cylinder,
+                        comm);
+  };
+  const BoundaryForce f_plain = force(plain), f_pseudo = force(pseudo);
+  EXPECT_NEAR(f_pseudo.x, f_plain.x, 1e-7 * std::abs(f_plain.x));
+  EXPECT_NEAR(f_pseudo.y, f_plain.y, 1e-5 * std::abs(f_plain.x));
 }

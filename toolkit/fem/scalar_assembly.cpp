@@ -61,6 +61,12 @@ void assemble_lumped_mass(const MacroGeometry& g, double* diagonal) {
   });
 }
 
+void add_lumped_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, double scale) {
+  for_each_quadrature_point(g, gauss2x2(), [&](const MacroElement& e, const Q1Point& q, double w) {
+    for (int a = 0; a < 4; ++a) A.at(accel::kCentre, m, e.node[a]) += scale * w * q.phi[a];
+  });
+}
+
 void assemble_load(const MacroGeometry& g, const ScalarFunction& f, double* b) {
   std::fill(b, b + static_cast<std::size_t>(g.n) * g.n, 0.0);
   for_each_quadrature_point(g, gauss3x3(), [&](const MacroElement& e, const Q1Point& q, double w) {

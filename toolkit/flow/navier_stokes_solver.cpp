@@ -1,5 +1,6 @@
 #include "flow/navier_stokes_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -134,8 +135,14 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
   for (std::size_t stage = 0; stage < viscosities.size(); ++stage) {
     const double nu = viscosities[stage];
     const bool last_stage = stage + 1 == viscosities.size();
+    double previous_residual = 0;
+    double dtau_ceiling = params.pseudo_time_step_max;
     for (int k = 0; k < params.nonlinear_max_iter; ++k, ++step) {
       const auto t_step = Clock::now();
+      // Switched evolution relaxation, lagged by one step (the defect of v_k needs K(v_k)).
+      double dtau = params.pseudo_time_step;
+      if (dtau > 0 && k > 0) dtau = std::min(dtau_ceiling, dtau * stage_r0 / previous_residual);
+      const double inverse_dtau = dtau > 0 ? 1.0 / dtau : 0.0;
       // Assembly of K(v_k) on every level: A everywhere, the other blocks on the finest level,
       // in the same element pass.
       LevelVector u1(v.begin(), v.begin() + N), u2(v.begin() + N, v.begin() + 2 * N);
@@ -156,11 +163,14 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
                 assemble_navier_stokes_load(g, wm, nu, convection, params.stabilisation, force_x,
                                             force_y, h.data() + m * nn, h.data() + N + m * nn,
                                             h.data() + 2 * N + m * nn);
-              if (Fp.macros > 0)
+              if (Fp.macros > 0) {
                 add_pressure_convection_diffusion(g, wm, nu, convection, no_supg, boundary_edges[m],
                                                   Fp, m);
+                if (inverse_dtau > 0) add_lumped_mass(g, Fp, m, inverse_dtau);
+              }
             } else
               add_velocity_operator(g, wm, nu, convection, params.stabilisation, A, m);
+            if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
           });
       if (body_force) {  // the load depends on w through its SUPG/PSPG terms
         const SharedNodes& shared = *hierarchy.level(L).shared;
@@ -180,14 +190,23 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
       const auto t_assembled = Clock::now();
       result.timings.assembly += seconds(t_step, t_assembled);
 
-      // Nonlinear defect h - K(v_k) v_k.
+      // Nonlinear defect h - K(v_k) v_k: the system holds K + M / dtau, so M v / dtau is added
+      // back on the momentum rows that are not Dirichlet rows.
       system.apply(v, r);
       for (std::size_t i = 0; i < r.size(); ++i) r[i] = h[i] - r[i];
+      if (inverse_dtau > 0)
+        for (std::size_t i = 0; i < N; ++i)
+          if (!bc.dirichlet[i]) {
+            r[i] += inverse_dtau * lumped_mass[i] * v[i];
+            r[N + i] += inverse_dtau * lumped_mass[i] * v[N + i];
+          }
       system.filter(r);
       NonlinearStep log;
       log.step = step;
       log.nu = nu;
+      log.pseudo_time_step = dtau;
       log.residual = std::sqrt(system.dot(r, r));
+      previous_residual = log.residual;
       if (!std::isfinite(log.residual))
         throw SolverError("Navier-Stokes: nonlinear residual is " + std::to_string(log.residual) +
                           " at step " + std::to_string(step));
@@ -209,6 +228,10 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
           result.momentum_residual2.resize(N);
           system.momentum_rows(v, result.momentum_residual1.data(),
                                result.momentum_residual2.data());
+          for (std::size_t i = 0; i < N; ++i) {  // every row carries M / dtau here
+            result.momentum_residual1[i] -= inverse_dtau * lumped_mass[i] * v[i];
+            result.momentum_residual2[i] -= inverse_dtau * lumped_mass[i] * v[N + i];
+          }
           if (body_force)
             for (std::size_t i = 0; i < N; ++i)
               if (!bc.dirichlet[i]) {
@@ -231,14 +254,21 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
         pressure_local_seen = pressure_mg->timings().local_solve;
         pressure_coarse_seen = pressure_mg->timings().coarse_solve;
       }
-      if (!(lin.relative_residual() < 1.0))
+      const bool reduced = lin.relative_residual() < 1.0;
+      if (!reduced && dtau == 0)
         throw SolverError(
             "Navier-Stokes step " + std::to_string(step) + ": the linear solve (" +
             to_string(params.linear_method) + ", " + std::to_string(lin.iterations) +
             " iterations) did not reduce the defect (|r|/|r_0| = " +
             std::to_string(lin.relative_residual()) +
-            "); try solver.type = fgmres, more solver.max_iter, or flow.continuation");
-      axpy(params.nonlinear_damping, c, v);
+            "); try solver.type = fgmres, more solver.max_iter, nonlinear.pseudo_time_step or "
+            "flow.continuation");
+      // A correction solve far off its target means the preconditioner has stopped working at
+      // this dtau (the Jacobi-smoothed velocity multigrid diverges as the mass term weakens):
+      // cap the later steps at half of it, and drop a correction that did not reduce.
+      if (dtau > 0 && !(lin.relative_residual() <= std::max(0.5, params.linear.rel_tol)))
+        dtau_ceiling = 0.5 * dtau;
+      if (reduced) axpy(params.nonlinear_damping, c, v);
       log.linear_iterations = lin.iterations;
       log.linear_reduction = lin.relative_residual();
       log.seconds = seconds(t_step, Clock::now());

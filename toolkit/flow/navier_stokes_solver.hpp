@@ -5,10 +5,20 @@
 // K(v_k) the Oseen operator linearised at the current velocity, re-assembled on every global
 // level in every step (the velocity injected to the coarse levels); K~^{-1}: BiCGStab or FGMRES
 // on K(v_k), preconditioned by the Schur-complement preconditioner, gaining a few digits.
+// With a pseudo-time step dtau_k the correction is solved with K(v_k) + M / dtau_k instead (M
+// the lumped mass): one backward-Euler step of dv/dt + K(v) v = h. The defect stays the steady
+// one, so a converged v is the steady solution whatever dtau was (Kelley & Keyes 1998). The mass
+// term makes A diagonally dominant for the Jacobi-smoothed local multigrid and moves the
+// Schur complement towards the transient regime in which PCD is accurate; the backward-Euler
+// step also damps the growing modes of a steady state that is unstable in time (DFG Re = 100).
+// dtau_k grows as the defect falls (switched evolution relaxation, Mulder & van Leer 1985):
+// dtau_k = min(dtau_max, dtau_0 |r_0| / |r_{k-1}|). A correction solve that misses its target
+// (reduction worse than max(0.5, linear.rel_tol)) lowers dtau_max to half of that step's dtau.
 // Stokes is the same loop with the convection switched off (a linear problem: the loop is then
 // plain defect correction, each step gaining the linear solver's digits).
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -38,6 +48,8 @@ struct NavierStokesParams {
   double nonlinear_abs_tol = 1e-12;  ///< ... or <= abs
   int nonlinear_max_iter = 100;
   double nonlinear_damping = 1.0;  ///< omega
+  double pseudo_time_step = 0;     ///< dtau_0; 0: none (plain fixed point)
+  double pseudo_time_step_max = std::numeric_limits<double>::infinity();  ///< dtau_max
 
   KrylovMethod linear_method = KrylovMethod::bicgstab;
   KrylovParams linear;              ///< rel_tol: digits gained per step (0.1 = one)
@@ -50,7 +62,8 @@ struct NavierStokesParams {
 struct NonlinearStep {
   int step = 0;
   double nu = 0;
-  double residual = 0;  ///< |h - K(v_k) v_k| before the step
+  double residual = 0;          ///< |h - K(v_k) v_k| before the step
+  double pseudo_time_step = 0;  ///< dtau_k of the correction (0: none)
   int linear_iterations = 0;
   double linear_reduction = 0;
   double seconds = 0;  ///< wall time of the step
