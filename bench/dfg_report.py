@@ -79,8 +79,8 @@ for np in (1, 2, 4, 8):
           f"{r['nonlinear_iterations']} | {r['linear_iterations']['total']} |")
 
 print("\n## FEAST NS paper, Table 4 layout: steady Re = 100 (1 rank, cpu target, double local solves)\n")
-print("| L | DOFs | NL | lin | T_total [s] | R_ass | R_lin | T_lin [s] | T_loc [s] | R_acc | S_max | c_D | c_L |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| L | DOFs | NL | lin | T_total [s] | R_ass | R_lin | T_lin [s] | T_loc [s] | R_acc | S_max | c_D | c_L | dp | L_a |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for L in table_levels:
     r = load(f"re100_L{L}")
     if r is None:
@@ -89,5 +89,6 @@ for L in table_levels:
     t = r["timings"]
     print(f"| {L} | {r['dofs']} | {r['nonlinear_iterations']} | {r['linear_iterations']['total']} | "
           f"{t['total']:.2f} | {r['r_ass']:.2f} | {r['r_lin']:.2f} | {t['linear']:.2f} | "
-          f"{t['local_solve']:.2f} | {r['r_acc']:.2f} | {r['s_max']:.2f} | {r['drag']:.4f} | {r['lift']:.4f} |")
+          f"{t['local_solve']:.2f} | {r['r_acc']:.2f} | {r['s_max']:.2f} | {r['drag']:.4f} | {r['lift']:.4f} | "
+          f"{r['pressure_difference']:.4f} | {r['recirculation_length']:.4f} |")
 print("\n(no cuda column: S_loc, S_tot need the cuda target on a GPU)")
