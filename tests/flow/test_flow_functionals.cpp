@@ -8,20 +8,13 @@
 
 #include "fem/flow_functionals.hpp"
 #include "fem/scalar_assembly.hpp"
+#include "flow/nodal_field.hpp"
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
 
 using namespace quilt;
 
 namespace {
-
-using Field = std::function<double(double, double)>;
-
-std::vector<double> nodal(const MacroGeometry& g, const Field& f) {
-  std::vector<double> v(g.x.size());
-  for (std::size_t r = 0; r < v.size(); ++r) v[r] = f(g.x[r], g.y[r]);
-  return v;
-}
 
 class FlowFunctionals : public ::testing::TestWithParam<const char*> {};
 

@@ -14,6 +14,7 @@
 
 #include "fem/scalar_assembly.hpp"
 #include "flow/navier_stokes_operators.hpp"
+#include "flow/nodal_field.hpp"
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
 
@@ -21,14 +22,6 @@ using namespace quilt;
 using accel::BandedMatrix;
 
 namespace {
-
-using Field = std::function<double(double, double)>;
-
-std::vector<double> nodal(const MacroGeometry& g, const Field& f) {
-  std::vector<double> v(g.x.size());
-  for (std::size_t r = 0; r < v.size(); ++r) v[r] = f(g.x[r], g.y[r]);
-  return v;
-}
 
 /// The six blocks of a batch, plus the pointer view the assembly takes.
 struct Blocks {
