@@ -135,13 +135,13 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
   for (std::size_t stage = 0; stage < viscosities.size(); ++stage) {
     const double nu = viscosities[stage];
     const bool last_stage = stage + 1 == viscosities.size();
-    double previous_residual = 0;
     double dtau_ceiling = params.pseudo_time_step_max;
     for (int k = 0; k < params.nonlinear_max_iter; ++k, ++step) {
       const auto t_step = Clock::now();
       // Switched evolution relaxation, lagged by one step (the defect of v_k needs K(v_k)).
       double dtau = params.pseudo_time_step;
-      if (dtau > 0 && k > 0) dtau = std::min(dtau_ceiling, dtau * stage_r0 / previous_residual);
+      if (dtau > 0 && k > 0)
+        dtau = std::min(dtau_ceiling, dtau * stage_r0 / result.steps.back().residual);
       const double inverse_dtau = dtau > 0 ? 1.0 / dtau : 0.0;
       // Assembly of K(v_k) on every level: A everywhere, the other blocks on the finest level,
       // in the same element pass.
@@ -206,7 +206,6 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
       log.nu = nu;
       log.pseudo_time_step = dtau;
       log.residual = std::sqrt(system.dot(r, r));
-      previous_residual = log.residual;
       if (!std::isfinite(log.residual))
         throw SolverError("Navier-Stokes: nonlinear residual is " + std::to_string(log.residual) +
                           " at step " + std::to_string(step));
