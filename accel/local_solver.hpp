@@ -8,11 +8,13 @@
 // or device) made once in setup(); solve() moves the defect in and the correction out once.
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
+#include "accel/smoother_type.hpp"
 
 namespace quilt::accel {
 
@@ -34,12 +36,16 @@ class AccelError : public std::runtime_error {
 struct LocalSolverParams {
   Target target = Target::cpu;
   Precision precision = Precision::float64;
-  int pre_smooth = 4;           ///< damped Jacobi steps before restriction
-  int post_smooth = 4;          ///< damped Jacobi steps after prolongation
-  double jacobi_damping = 0.7;  ///< omega in x += omega D^{-1} (b - A x)
-  int max_cycles = 1;           ///< V-cycles per solve (the cap, when digits > 0)
-  double digits = 0.0;          ///< > 0: cycle until every macro's defect dropped 10^-digits
-  int device = -1;              ///< cuda: device ordinal, -1 = first visible device
+  SmootherType smoother = SmootherType::jacobi;
+  SweepOrder ordering = SweepOrder::lexicographic;
+  int pre_smooth = 4;             ///< smoothing steps before restriction (forward sweeps)
+  int post_smooth = 4;            ///< smoothing steps after prolongation (backward sweeps)
+  std::optional<double> damping;  ///< omega of the smoother; empty: default_damping(smoother)
+  int max_cycles = 1;             ///< V-cycles per solve (the cap, when digits > 0)
+  double digits = 0.0;            ///< > 0: cycle until every macro's defect dropped 10^-digits
+  int device = -1;                ///< cuda: device ordinal, -1 = first visible device
+
+  double omega() const { return damping.value_or(default_damping(smoother)); }
 };
 
 /// What the last solve() did.

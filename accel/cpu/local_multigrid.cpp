@@ -46,20 +46,14 @@ void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>&
       if (unit) l.dirichlet.push_back(r);
     }
     l.b.assign(l.rows, T(0));
-    l.x[0].assign(l.rows, T(0));
+    l.x.assign(l.rows, T(0));
     if (k == 0) continue;
     l.A = src.template converted<T>();
-    l.inv_diag.resize(l.rows);
-    for (std::size_t r = 0; r < l.rows; ++r) {
-      const double diag = src.band[kCentre][r];
-      if (diag == 0.0 || !std::isfinite(diag))
-        throw AccelError("local multigrid setup: level " + std::to_string(k) + ", macro " +
-                         std::to_string(r / src.rows_per_macro()) + ", row " +
-                         std::to_string(r % src.rows_per_macro()) +
-                         " has a zero or non-finite diagonal (Jacobi needs D^{-1})");
-      l.inv_diag[r] = static_cast<T>(1.0 / diag);
+    try {
+      l.smoother = cpu::make_smoother(l.A, {params_.smoother, params_.ordering, params_.omega()});
+    } catch (const AccelError& e) {
+      throw AccelError("local multigrid setup: level " + std::to_string(k) + ", " + e.what());
     }
-    l.x[1].assign(l.rows, T(0));
     l.d.assign(l.rows, T(0));
   }
   cpu::BatchedDenseLU<T> lu;
@@ -73,47 +67,28 @@ void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>&
 }
 
 template <class T>
-void CpuLocalMultigrid<T>::smooth(Level& l, int steps, bool x_is_zero) {
-  const T omega = static_cast<T>(params_.jacobi_damping);
-  for (int s = 0; s < steps; ++s) {
-    T* x = l.x[l.current].data();
-    if (s == 0 && x_is_zero) {
-      // The step from x = 0: b - A x is b itself, so the sweep needs no product with A.
-      const T* __restrict b = l.b.data();
-      const T* __restrict inv_diag = l.inv_diag.data();
-      T* __restrict xr = x;
-      for (std::size_t r = 0; r < l.rows; ++r) xr[r] = omega * inv_diag[r] * b[r];
-    } else {
-      cpu::jacobi_sweep(l.A, l.inv_diag.data(), omega, l.b.data(), x, l.x[1 - l.current].data());
-      l.current = 1 - l.current;
-    }
-  }
-  if (steps == 0 && x_is_zero) std::fill(l.x[l.current].begin(), l.x[l.current].end(), T(0));
-}
-
-template <class T>
 void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   Level& l = levels_[k];
   if (k == 0) {
-    l.current = 0;
-    coarse_lu_.solve(l.b.data(), l.x[0].data());
+    coarse_lu_.solve(l.b.data(), l.x.data());
     // Below the finest level b is 0 at these rows (the caller zeroed it), so the exact solution
     // is 0 there; pivoting may leave round-off instead, which P would carry into the Dirichlet
     // nodes of the finer levels.
     if (levels_.size() > 1)
-      for (std::size_t r : l.dirichlet) l.x[0][r] = T(0);
+      for (std::size_t r : l.dirichlet) l.x[r] = T(0);
     return;
   }
-  smooth(l, params_.pre_smooth, x_is_zero);
-  T* x = l.x[l.current].data();
+  l.smoother->smooth(l.A, l.b.data(), l.x.data(), params_.pre_smooth, cpu::SweepDirection::forward,
+                     x_is_zero);
+  T* x = l.x.data();
   cpu::defect(l.A, l.b.data(), x, l.d.data());
   for (std::size_t r : l.dirichlet) l.d[r] = T(0);
   Level& c = levels_[k - 1];
   cpu::restrict_transpose(macros_, c.n, l.d.data(), c.b.data());
   for (std::size_t r : c.dirichlet) c.b[r] = T(0);
   vcycle(k - 1, true);
-  cpu::prolongate_add(macros_, c.n, c.x[c.current].data(), x);
-  smooth(l, params_.post_smooth, false);
+  cpu::prolongate_add(macros_, c.n, c.x.data(), x);
+  l.smoother->smooth(l.A, l.b.data(), x, params_.post_smooth, cpu::SweepDirection::backward, false);
 }
 
 template <class T>
@@ -124,7 +99,7 @@ void CpuLocalMultigrid<T>::finest_defect_norms() {
     std::fill(norms_.begin(), norms_.end(), 0.0);
     return;
   }
-  cpu::defect(f.A, f.b.data(), f.x[f.current].data(), f.d.data());
+  cpu::defect(f.A, f.b.data(), f.x.data(), f.d.data());
   macro_norms(f.d.data(), f.rows / macros_, norms_);
 }
 
@@ -154,7 +129,7 @@ void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
     stats_.worst_reduction = worst;
     if (done) break;
   }
-  const std::vector<T>& x = f.x[f.current];
+  const std::vector<T>& x = f.x;
   std::transform(x.begin(), x.end(), correction, [](T v) { return static_cast<double>(v); });
 }
 
@@ -162,8 +137,10 @@ template <class T>
 std::string CpuLocalMultigrid<T>::description() const {
   std::ostringstream s;
   s << "cpu/" << to_string(std::is_same_v<T, float> ? Precision::float32 : Precision::float64)
-    << " V(" << params_.pre_smooth << "," << params_.post_smooth << ") jacobi("
-    << params_.jacobi_damping << ")";
+    << " V(" << params_.pre_smooth << "," << params_.post_smooth << ") "
+    << to_string(params_.smoother);
+  if (params_.ordering == SweepOrder::colour) s << "/colour";
+  s << "(" << params_.omega() << ")";
   return s.str();
 }
 

@@ -1,23 +1,27 @@
 #pragma once
-// The cpu target of the local layer (design.md §7): a V(pre, post) multigrid cycle with damped
-// Jacobi smoothing, bilinear prolongation and its transpose, and a direct dense LU solve on the
-// coarsest local level, run on all macros of a batch at once in precision T (float or double).
+// The cpu target of the local layer (design.md §7): a V(pre, post) multigrid cycle with one of
+// the smoothers of accel/cpu/smoothers, bilinear prolongation and its transpose, and a direct
+// dense LU solve on the coarsest local level, run on all macros of a batch at once in precision T
+// (float or double).
 //
 // The cycle is the reference the cuda target mirrors step by step:
 //   vcycle(0): x = A_0^{-1} b.
-//   vcycle(k): pre times x += omega D^{-1} (b - A x); d = b - A x, zeroed at Dirichlet rows;
-//              b_c = P^T d, zeroed at the coarse Dirichlet rows; x_c = 0; vcycle(k-1);
-//              x += P x_c; post times x += omega D^{-1} (b - A x).
+//   vcycle(k): pre forward sweeps of the smoother on A_k x = b; d = b - A x, zeroed at Dirichlet
+//              rows; b_c = P^T d, zeroed at the coarse Dirichlet rows; x_c = 0; vcycle(k-1);
+//              x += P x_c; post backward sweeps (the adjoint: V(nu, nu) is symmetric for
+//              symmetric A).
 // Dirichlet rows (design.md §4: unit rows) are the rows whose 8 off-diagonal entries are 0; the
 // coarse-grid correction never touches them, so a defect that is 0 there gives a correction that
 // is exactly 0 there.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/dense_lu.hpp"
+#include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel {
@@ -38,19 +42,17 @@ class CpuLocalMultigrid final : public LocalSolver {
 
  private:
   struct Level {
-    BandedMatrix<T> A;                   ///< empty on the coarsest level (it has the LU)
-    std::vector<T> inv_diag;             ///< 1 / A(r, r)
-    std::vector<std::size_t> dirichlet;  ///< unit rows
-    std::vector<T> b;                    ///< right-hand side of this level's cycle
-    std::vector<T> x[2];                 ///< iterate; Jacobi writes the other buffer
-    std::vector<T> d;                    ///< defect
-    int current = 0;                     ///< which x holds the iterate
+    BandedMatrix<T> A;                           ///< empty on the coarsest level (it has the LU)
+    std::unique_ptr<cpu::Smoother<T>> smoother;  ///< null on the coarsest level
+    std::vector<std::size_t> dirichlet;          ///< unit rows
+    std::vector<T> b;                            ///< right-hand side of this level's cycle
+    std::vector<T> x;                            ///< iterate
+    std::vector<T> d;                            ///< defect
     int n = 0;
     std::size_t rows = 0;
   };
 
   void vcycle(int k, bool x_is_zero);
-  void smooth(Level& l, int steps, bool x_is_zero);
   /// Per macro 2-norm of b - A x on the finest level, into norms_.
   void finest_defect_norms();
 

@@ -175,7 +175,8 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
 
     host_invdiag.resize(rows);
     for (std::size_t r = 0; r < rows; ++r) {
-      const double diag = src.band[kCentre][r];
+      // Rounded to T first, as the cpu target's smoothers see the converted matrix.
+      const double diag = static_cast<T>(src.band[kCentre][r]);
       if (!(diag != 0.0) || !std::isfinite(diag))
         throw AccelError("local multigrid setup: level " + std::to_string(k) + ", macro " +
                          std::to_string(r / src.rows_per_macro()) + ", row " +
@@ -245,7 +246,7 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
 
 template <class T>
 void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero) {
-  const T omega = static_cast<T>(params_.jacobi_damping);
+  const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
   for (int step = 0; step < steps; ++step) {
     if (step == 0 && x_is_zero) {
@@ -378,7 +379,7 @@ template <class T>
 std::string CudaLocalMultigrid<T>::description() const {
   std::ostringstream s;
   s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " V(" << params_.pre_smooth
-    << "," << params_.post_smooth << ") jacobi(" << params_.jacobi_damping << ") on "
+    << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on "
     << device_name_;
   return s.str();
 }

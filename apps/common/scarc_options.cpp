@@ -9,6 +9,7 @@ namespace po = boost::program_options;
 namespace quilt {
 
 void declare_scarc_keys(Config& config) {
+  const accel::LocalSolverParams local;  // the defaults of the local layer's keys
   // clang-format off
   config.keys()
     ("solver.mg.pre_smooth", po::value<int>()->default_value(1), "global Schwarz pre-smoothing steps")
@@ -21,9 +22,15 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
     ("solver.local.precision", po::value<std::string>()->default_value("double"),
      "local solve precision: double | float (mixed precision)")
-    ("solver.local.pre_smooth", po::value<int>()->default_value(4), "local MG Jacobi pre-smoothing steps")
-    ("solver.local.post_smooth", po::value<int>()->default_value(4), "local MG Jacobi post-smoothing steps")
-    ("solver.local.damping", po::value<double>()->default_value(0.7), "local Jacobi damping")
+    ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
+     "local MG smoother: jacobi | gs | sor | ssor | trigs-x | trigs-y (line Gauss-Seidel along x- / "
+     "y-lines) | aditrigs (alternating x- and y-lines) | ilu (ILU(0))")
+    ("solver.local.ordering", po::value<std::string>()->default_value(accel::to_string(local.ordering)),
+     "local smoother sweep order: lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
+    ("solver.local.pre_smooth", po::value<int>()->default_value(local.pre_smooth), "local MG pre-smoothing steps")
+    ("solver.local.post_smooth", po::value<int>()->default_value(local.post_smooth), "local MG post-smoothing steps")
+    ("solver.local.damping", po::value<double>(),
+     "relaxation omega of the local smoother (default: 0.7 for jacobi, 1 for the others)")
     ("solver.local.cycles", po::value<int>()->default_value(1), "local V-cycles per local solve (cap with digits)")
     ("solver.local.digits", po::value<double>()->default_value(0.0),
      "> 0: local cycles until each macro gained this many digits")
@@ -70,9 +77,20 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   } catch (const accel::AccelError& e) {
     config.fail("solver.local.precision", e.what());
   }
+  try {
+    local.smoother = accel::parse_smoother(config.get<std::string>("solver.local.smoother"));
+  } catch (const accel::AccelError& e) {
+    config.fail("solver.local.smoother", e.what());
+  }
+  try {
+    local.ordering = accel::parse_sweep_order(config.get<std::string>("solver.local.ordering"));
+  } catch (const accel::AccelError& e) {
+    config.fail("solver.local.ordering", e.what());
+  }
   local.pre_smooth = config.get<int>("solver.local.pre_smooth");
   local.post_smooth = config.get<int>("solver.local.post_smooth");
-  local.jacobi_damping = config.get<double>("solver.local.damping");
+  if (config.has("solver.local.damping"))
+    local.damping = config.get<double>("solver.local.damping");
   local.max_cycles = config.get<int>("solver.local.cycles");
   local.digits = config.get<double>("solver.local.digits");
   local.device = config.get<int>("solver.local.device");

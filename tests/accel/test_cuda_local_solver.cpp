@@ -262,7 +262,7 @@ TEST(CudaLocalSolver, MatchesCpuForOtherCycleShapes) {
       LocalSolverParams cpu = params_for(Target::cpu, prec), gpu = params_for(Target::cuda, prec);
       cpu.pre_smooth = gpu.pre_smooth = pre;
       cpu.post_smooth = gpu.post_smooth = post;
-      cpu.jacobi_damping = gpu.jacobi_damping = 0.6;
+      cpu.damping = gpu.damping = 0.6;
       cpu.max_cycles = gpu.max_cycles = 2;
       const double tol = prec == Precision::float32 ? 1e-5 : 1e-12;
       EXPECT_LE(worst_relative_difference(run(gpu, p), run(cpu, p), 3), tol)

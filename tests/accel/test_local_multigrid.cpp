@@ -256,7 +256,7 @@ TEST_P(Precisions, OtherCycleShapesConverge) {
     LocalSolverParams p = params(GetParam(), 3);
     p.pre_smooth = pre;
     p.post_smooth = post;
-    p.jacobi_damping = 0.6;
+    p.damping = 0.6;
     solver_for(h, p)->solve(d.data(), c.data());
     // Three cycles: the per-cycle factor is the cube root of the reduction.
     const double rho = std::cbrt(reductions(h.finest(), d, c)[0]);
@@ -340,11 +340,11 @@ TEST(LocalSolverFactory, RejectsBadParametersByKey) {
   EXPECT_EQ(rejection(LocalSolverParams{}), "");
   EXPECT_THAT_KEY(with([](auto& p) { p.pre_smooth = -1; }), "solver.local.pre_smooth");
   EXPECT_THAT_KEY(with([](auto& p) { p.post_smooth = -1; }), "solver.local.post_smooth");
-  EXPECT_THAT_KEY(with([](auto& p) { p.jacobi_damping = 0.0; }), "solver.local.jacobi_damping");
-  EXPECT_THAT_KEY(with([](auto& p) { p.jacobi_damping = 2.0; }), "solver.local.jacobi_damping");
-  EXPECT_THAT_KEY(with([](auto& p) { p.jacobi_damping = std::nan(""); }),
-                  "solver.local.jacobi_damping");
-  EXPECT_THAT_KEY(with([](auto& p) { p.max_cycles = 0; }), "solver.local.max_cycles");
+  EXPECT_THAT_KEY(with([](auto& p) { p.damping = 0.0; }), "solver.local.damping");
+  EXPECT_THAT_KEY(with([](auto& p) { p.damping = 2.0; }), "solver.local.damping");
+  EXPECT_THAT_KEY(with([](auto& p) { p.damping = std::nan(""); }),
+                  "solver.local.damping");
+  EXPECT_THAT_KEY(with([](auto& p) { p.max_cycles = 0; }), "solver.local.cycles");
   EXPECT_THAT_KEY(with([](auto& p) { p.digits = -1.0; }), "solver.local.digits");
 }
 
@@ -355,7 +355,7 @@ TEST(LocalSolverFactory, DescribesTheCycle) {
   p.precision = Precision::float64;
   p.pre_smooth = 2;
   p.post_smooth = 3;
-  p.jacobi_damping = 0.6;
+  p.damping = 0.6;
   EXPECT_EQ(make_local_solver(p)->description(), "cpu/double V(2,3) jacobi(0.6)");
 }
 

@@ -1,0 +1,35 @@
+#pragma once
+// Point Gauss-Seidel / SOR / SSOR: row by row, x_r <- x_r + omega (b_r - (A x)_r) / a_rr with the
+// newest values of x. `lexicographic` visits the rows in grid order (backward sweeps in reverse);
+// `colour` visits the 4 colours (i mod 2, j mod 2) one after another, rows of one colour in any
+// order (they are not coupled), the colours reversed in backward sweeps. SSOR is a forward and a
+// backward sweep per step: symmetric (for symmetric A) in either direction.
+
+#include <vector>
+
+#include "accel/cpu/smoothers/smoother.hpp"
+
+namespace quilt::accel::cpu {
+
+template <class T>
+class GaussSeidelSmoother final : public Smoother<T> {
+ public:
+  /// symmetric: SSOR.
+  GaussSeidelSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order, bool symmetric);
+  void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
+              bool x_is_zero) override;
+
+ private:
+  void sweep(const BandedMatrix<T>& A, const T* b, T* x, SweepDirection direction);
+  /// Updates the nodes first, first + step, ... of x-line j of macro slot `base`.
+  void update_line(const BandedMatrix<T>& A, std::size_t base, int j, int first, int step,
+                   bool reverse, const T* b, T* x);
+
+  T omega_;
+  SweepOrder order_;
+  bool symmetric_;
+  std::vector<T> inv_diag_;
+  std::vector<T> line_;  ///< right-hand side of one line
+};
+
+}  // namespace quilt::accel::cpu

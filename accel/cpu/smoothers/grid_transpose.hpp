@@ -1,0 +1,19 @@
+#pragma once
+// The grid transpose of a macro batch: node (i, j) renamed (j, i) in every macro. It turns the
+// y-lines of a grid into contiguous x-lines, so line smoothers sweep both directions with unit
+// stride.
+
+#include "accel/banded_matrix.hpp"
+
+namespace quilt::accel::cpu {
+
+/// out(j, i) = in(i, j) on every macro of an n x n batch; out must not overlap in.
+template <class T>
+void transpose_grid(int macros, int n, const T* in, T* out);
+
+/// The same operator on the transposed grid: A'(j + i n, band (dj, di)) = A(i + j n, band (di,
+/// dj)).
+template <class T>
+BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A);
+
+}  // namespace quilt::accel::cpu

@@ -1,0 +1,111 @@
+#include "accel/cpu/smoothers/ilu_smoother.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/line_kernels.hpp"
+#include "accel/local_solver.hpp"
+
+namespace quilt::accel::cpu {
+namespace {
+
+/// ILU(0) of macro m of A into slot m of `factors`, in double (IKJ elimination, row by row).
+template <class T>
+void factorise_macro(const BandedMatrix<T>& A, int m, BandedMatrix<T>& factors) {
+  const int n = A.n;
+  const std::size_t base = m * A.rows_per_macro();
+  std::vector<std::array<double, kBands>> lu(A.rows_per_macro());  // this macro's rows, in double
+  const auto inside = [n](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n; };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const std::size_t r = i + static_cast<std::size_t>(j) * n;
+      std::array<double, kBands>& w = lu[r];
+      for (int k = 0; k < kBands; ++k)
+        w[k] = inside(i + k % 3 - 1, j + k / 3 - 1) ? static_cast<double>(A.band[k][base + r]) : 0;
+      // Eliminate the lower entries in increasing column order; an update may change a later
+      // lower entry of the same row, never an earlier one.
+      for (int k = 0; k < kCentre; ++k) {
+        const int di = k % 3 - 1, dj = k / 3 - 1;
+        if (!inside(i + di, j + dj) || w[k] == 0.0) continue;
+        const std::array<double, kBands>& u = lu[r + band_offset(k, n)];
+        w[k] *= u[kCentre];  // u[kCentre] holds 1 / U(c, c)
+        for (int e = kCentre + 1; e < kBands; ++e) {
+          const int ti = di + e % 3 - 1, tj = dj + e / 3 - 1;
+          // Fill outside the 9-point pattern is dropped: that is ILU(0).
+          if (ti < -1 || ti > 1 || tj < -1 || tj > 1 || !inside(i + ti, j + tj)) continue;
+          w[band_index(ti, tj)] -= w[k] * u[e];
+        }
+      }
+      const double pivot = w[kCentre];
+      const double scale = std::abs(static_cast<double>(A.band[kCentre][base + r]));
+      if (!std::isfinite(pivot) || std::abs(pivot) <= 1e-12 * scale)
+        throw AccelError(describe_row(n, base + r) + ": ILU(0) has a zero pivot (" +
+                         std::to_string(pivot) + ")");
+      w[kCentre] = 1.0 / pivot;
+      for (int k = 0; k < kBands; ++k) factors.band[k][base + r] = static_cast<T>(w[k]);
+    }
+}
+
+}  // namespace
+
+template <class T>
+IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
+    : omega_(static_cast<T>(damping)), factors_(A.macros, A.n), work_(A.rows()) {
+  for (int m = 0; m < A.macros; ++m) factorise_macro(A, m, factors_);
+}
+
+template <class T>
+void IluSmoother<T>::substitute(T* v) const {
+  const int n = factors_.n;
+  const auto& f = factors_.band;
+  for (int m = 0; m < factors_.macros; ++m) {
+    const std::size_t base = static_cast<std::size_t>(m) * factors_.rows_per_macro();
+    // L y = v, line by line upwards: the line below goes to the right-hand side at once, then the
+    // recurrence over band -1.
+    for (int j = 0; j < n; ++j) {
+      const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
+      T* y = v + row0;
+      if (j > 0)
+        subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, y - n,
+                          y);
+      const T* west = f[3].data() + row0;
+      for (int i = 1; i < n; ++i) y[i] -= west[i] * y[i - 1];
+    }
+    // U z = y, line by line downwards, with the line above and the recurrence over band +1.
+    for (int j = n - 1; j >= 0; --j) {
+      const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
+      T* z = v + row0;
+      if (j < n - 1)
+        subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, z + n,
+                          z);
+      const T* east = f[5].data() + row0;
+      const T* inv_pivot = f[4].data() + row0;
+      z[n - 1] *= inv_pivot[n - 1];
+      for (int i = n - 2; i >= 0; --i) z[i] = (z[i] - east[i] * z[i + 1]) * inv_pivot[i];
+    }
+  }
+}
+
+template <class T>
+void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection,
+                            bool x_is_zero) {
+  if (x_is_zero) std::fill(x, x + A.rows(), T(0));
+  for (int s = 0; s < steps; ++s) {
+    if (s == 0 && x_is_zero)
+      std::copy(b, b + A.rows(), work_.begin());
+    else
+      defect(A, b, x, work_.data());
+    substitute(work_.data());
+    const T* __restrict c = work_.data();
+    T* __restrict xr = x;
+    for (std::size_t r = 0; r < A.rows(); ++r) xr[r] += omega_ * c[r];
+  }
+}
+
+template class IluSmoother<float>;
+template class IluSmoother<double>;
+
+}  // namespace quilt::accel::cpu

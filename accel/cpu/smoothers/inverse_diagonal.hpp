@@ -1,0 +1,19 @@
+#pragma once
+// 1 / diag(A), formed in double: every point smoother divides by the diagonal.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+
+namespace quilt::accel::cpu {
+
+/// Throws AccelError naming the macro and node of a zero or non-finite diagonal entry.
+template <class T>
+std::vector<T> inverse_diagonal(const BandedMatrix<T>& A);
+
+/// "macro M, node (i, j)" of row `row` of a batch with n nodes per side, for error messages.
+std::string describe_row(int n, std::size_t row);
+
+}  // namespace quilt::accel::cpu

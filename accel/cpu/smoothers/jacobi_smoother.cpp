@@ -1,0 +1,45 @@
+#include "accel/cpu/smoothers/jacobi_smoother.hpp"
+
+#include <algorithm>
+
+#include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+
+namespace quilt::accel::cpu {
+
+template <class T>
+JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, double damping)
+    : omega_(static_cast<T>(damping)), inv_diag_(inverse_diagonal(A)), scratch_(A.rows()) {}
+
+template <class T>
+void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps,
+                               SweepDirection, bool x_is_zero) {
+  if (steps == 0) {
+    if (x_is_zero) std::fill(x, x + A.rows(), T(0));
+    return;
+  }
+  // Sweeps alternate between x and the scratch iterate so that the last one writes x: with an
+  // odd count the first sweep reads a copy. From x = 0 the first sweep is omega D^{-1} b.
+  T* into[2] = {x, scratch_.data()};
+  int target = (steps - 1) % 2;  // the buffer the first sweep writes
+  int s = 0;
+  if (x_is_zero) {
+    const T* __restrict db = b;
+    const T* __restrict inv = inv_diag_.data();
+    T* __restrict out = into[target];
+    for (std::size_t r = 0; r < A.rows(); ++r) out[r] = omega_ * inv[r] * db[r];
+    target = 1 - target;
+    s = 1;
+  } else if (target == 0) {
+    std::copy(x, x + A.rows(), scratch_.data());
+  }
+  for (; s < steps; ++s) {
+    jacobi_sweep(A, inv_diag_.data(), omega_, b, into[1 - target], into[target]);
+    target = 1 - target;
+  }
+}
+
+template class JacobiSmoother<float>;
+template class JacobiSmoother<double>;
+
+}  // namespace quilt::accel::cpu

@@ -1,0 +1,26 @@
+#pragma once
+// Damped Jacobi, x <- x + omega D^{-1} (b - A x): the weakest of the family, but one fused pass
+// over the bands per sweep with no recurrence. It converges on an SPD matrix only for
+// omega < 2 / lambda_max(D^{-1} A), and on a convection-dominated one only while
+// |1 - omega lambda| < 1 for every (complex) eigenvalue lambda of D^{-1} A.
+
+#include <vector>
+
+#include "accel/cpu/smoothers/smoother.hpp"
+
+namespace quilt::accel::cpu {
+
+template <class T>
+class JacobiSmoother final : public Smoother<T> {
+ public:
+  JacobiSmoother(const BandedMatrix<T>& A, double damping);
+  void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
+              bool x_is_zero) override;
+
+ private:
+  T omega_;
+  std::vector<T> inv_diag_;
+  std::vector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes
+};
+
+}  // namespace quilt::accel::cpu

@@ -1,0 +1,51 @@
+#pragma once
+// One interface for the local multigrid's smoothers (accel/smoother_type.hpp) on the 9-band batch
+// storage. A smoother is built once per operator: whatever it precomputes from A (inverse
+// diagonals, line factorisations, ILU factors) and its scratch space are made in the constructor,
+// so a sweep allocates nothing. Like AMGCL's smoothers it is handed the matrix on every call; it
+// must be the matrix (same numbers) it was built from.
+//
+// Every smoother runs `steps` sweeps of a stationary iteration x <- x + M^{-1} (b - A x), in
+// place, on all macros of the batch, macro by macro. The pre-smoothing of a V-cycle sweeps
+// forward, the post-smoothing backward: the backward sweep visits unknowns, lines and colours in
+// the reverse order, so its error propagator I - M^{-T} A is the A-adjoint of the forward one
+// (for symmetric A) and a V(nu, nu) cycle stays symmetric, as CG on the global layer needs
+// (Hackbusch 1985, sec. 2.7). Symmetric smoothers (Jacobi, SSOR, ILU(0) of a symmetric matrix)
+// sweep the same way in both directions.
+//
+// Rows whose 8 off-diagonal entries are 0 (Dirichlet unit rows) are updated to b there; with
+// b = 0 and x = 0 at such a row, every smoother leaves x exactly 0 there.
+
+#include <memory>
+
+#include "accel/banded_matrix.hpp"
+#include "accel/smoother_type.hpp"
+
+namespace quilt::accel::cpu {
+
+enum class SweepDirection { forward, backward };
+
+struct SmootherParams {
+  SmootherType type = SmootherType::jacobi;
+  SweepOrder order = SweepOrder::lexicographic;
+  double damping = 0.7;  ///< omega
+};
+
+template <class T>
+class Smoother {
+ public:
+  virtual ~Smoother() = default;
+
+  /// `steps` sweeps on A x = b. x_is_zero: x is to be taken as 0 whatever it holds (the first
+  /// smoothing of a cycle), which lets a smoother skip the product with A in its first sweep.
+  virtual void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps,
+                      SweepDirection direction, bool x_is_zero) = 0;
+};
+
+/// The smoother of params.type for A. Throws AccelError when A does not admit it: a zero or
+/// non-finite diagonal (every smoother divides by it), a zero pivot of a line factorisation or
+/// of ILU(0), or an ordering the type does not have.
+template <class T>
+std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const SmootherParams& params);
+
+}  // namespace quilt::accel::cpu
