@@ -15,17 +15,7 @@ void check_params(const LocalSolverParams& p) {
     throw AccelError("solver.local.pre_smooth must be >= 0, got " + std::to_string(p.pre_smooth));
   if (p.post_smooth < 0)
     throw AccelError("solver.local.post_smooth must be >= 0, got " + std::to_string(p.post_smooth));
-  // Jacobi and SOR converge on an SPD matrix at best for omega in (0, 2) (Ostrowski-Reich).
-  if (!(p.omega() > 0.0 && p.omega() < 2.0))
-    throw AccelError("solver.local.damping must lie in (0, 2), got " + std::to_string(p.omega()));
-  if (p.smoother == SmootherType::gs && p.omega() != 1.0)
-    throw AccelError("solver.local.damping = " + std::to_string(p.omega()) +
-                     " does not apply to solver.local.smoother = gs (Gauss-Seidel is SOR with "
-                     "omega = 1); choose sor for another omega");
-  if (p.ordering == SweepOrder::colour && !has_colour_order(p.smoother))
-    throw AccelError("solver.local.ordering = colour: the " + to_string(p.smoother) +
-                     " smoother has no colour variant (only gs, sor, ssor, trigs-x, trigs-y and "
-                     "aditrigs have)");
+  check_smoother(p.smoother, p.ordering, p.omega(), "solver.local");
   if (p.max_cycles < 1)
     throw AccelError("solver.local.cycles must be >= 1, got " + std::to_string(p.max_cycles));
   if (!(p.digits >= 0.0) || !std::isfinite(p.digits))
@@ -65,7 +55,8 @@ std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params) 
     // The cuda target has the data-parallel Jacobi only so far.
     if (params.smoother != SmootherType::jacobi)
       throw AccelError("solver.local.smoother = " + to_string(params.smoother) +
-                       " is not available on solver.local.target = cuda (it has: jacobi)");
+                       " is not available on solver.local.target = cuda yet (it has jacobi: set "
+                       "solver.local.smoother = jacobi)");
 #ifdef QUILT_HAVE_CUDA
     return make_cuda_local_solver(params);
 #else

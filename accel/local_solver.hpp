@@ -36,10 +36,12 @@ class AccelError : public std::runtime_error {
 struct LocalSolverParams {
   Target target = Target::cpu;
   Precision precision = Precision::float64;
-  SmootherType smoother = SmootherType::jacobi;
+  /// ADI-TRIGS: the smoother that stayed robust on every Laplacian measured, aspect ratios up to
+  /// 1000 in either direction (bench/bench_smoothers.cpp); the velocity has its own default.
+  SmootherType smoother = SmootherType::aditrigs;
   SweepOrder ordering = SweepOrder::lexicographic;
-  int pre_smooth = 4;             ///< smoothing steps before restriction (forward sweeps)
-  int post_smooth = 4;            ///< smoothing steps after prolongation (backward sweeps)
+  int pre_smooth = 2;             ///< smoothing steps before restriction (forward sweeps)
+  int post_smooth = 2;            ///< smoothing steps after prolongation (backward sweeps)
   std::optional<double> damping;  ///< omega of the smoother; empty: default_damping(smoother)
   int max_cycles = 1;             ///< V-cycles per solve (the cap, when digits > 0)
   double digits = 0.0;            ///< > 0: cycle until every macro's defect dropped 10^-digits

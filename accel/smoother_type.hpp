@@ -37,5 +37,8 @@ std::string to_string(SweepOrder o);
 double default_damping(SmootherType s);
 /// Whether the smoother has a colour variant (every one but jacobi and ilu).
 bool has_colour_order(SmootherType s);
+/// Throws AccelError, naming the key keys + ".damping" or keys + ".ordering", when omega is
+/// outside (0, 2), gs is given an omega other than 1, or the ordering does not exist for s.
+void check_smoother(SmootherType s, SweepOrder o, double omega, const std::string& keys);
 
 }  // namespace quilt::accel

@@ -177,11 +177,15 @@ int run(const Config& cfg) {
       LocalSolverParams params;
       params.target = Target::cuda;
       params.precision = p;
+      params.smoother = quilt::accel::SmootherType::jacobi;  // the smoother the cuda target has
+      params.pre_smooth = params.post_smooth = 4;
       const double s = qcuda::time_vcycle(params, h.levels(), h.defect.data(), cfg.reps);
       std::printf("| %s | %d | %d | %zu | %.3f | %.2f |\n", quilt::accel::to_string(p).c_str(), L,
                   cfg.macros, unknowns, s * 1e3, s * 1e9 / static_cast<double>(unknowns));
     }
     LocalSolverParams cpu, gpu;
+    cpu.smoother = gpu.smoother = quilt::accel::SmootherType::jacobi;
+    cpu.pre_smooth = cpu.post_smooth = gpu.pre_smooth = gpu.post_smooth = 4;
     cpu.target = Target::cpu;
     cpu.precision = Precision::float64;
     gpu.target = Target::cuda;

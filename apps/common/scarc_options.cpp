@@ -23,8 +23,9 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.precision", po::value<std::string>()->default_value("double"),
      "local solve precision: double | float (mixed precision)")
     ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
-     "local MG smoother: jacobi | gs | sor | ssor | trigs-x | trigs-y (line Gauss-Seidel along x- / "
-     "y-lines) | aditrigs (alternating x- and y-lines) | ilu (ILU(0))")
+     "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
+     "trigs-x | trigs-y (line Gauss-Seidel along x- / y-lines) | aditrigs (alternating x- and "
+     "y-lines) | ilu (ILU(0))")
     ("solver.local.ordering", po::value<std::string>()->default_value(accel::to_string(local.ordering)),
      "local smoother sweep order: lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
     ("solver.local.pre_smooth", po::value<int>()->default_value(local.pre_smooth), "local MG pre-smoothing steps")
@@ -36,9 +37,6 @@ void declare_scarc_keys(Config& config) {
      "> 0: local cycles until each macro gained this many digits")
     ("solver.local.coarse_level", po::value<int>()->default_value(1),
      "coarsest local MG level (dense LU per macro)")
-    ("solver.local.levels", po::value<int>()->default_value(0),
-     "at most this many local MG levels (0: down to solver.local.coarse_level); keep small (3) "
-     "for convection-dominated flow")
     ("solver.local.device", po::value<int>()->default_value(-1),
      "cuda device; -1: node-local rank modulo the device count");
   // clang-format on
@@ -64,8 +62,6 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   o.coarse_threshold = config.get<std::size_t>("solver.coarse.threshold");
   mg.local_coarse_level = config.get<int>("solver.local.coarse_level");
   if (mg.local_coarse_level < 0) config.fail("solver.local.coarse_level", "must be >= 0");
-  mg.local_max_levels = config.get<int>("solver.local.levels");
-  if (mg.local_max_levels < 0) config.fail("solver.local.levels", "must be >= 0");
   auto& local = mg.local;
   try {
     local.target = accel::parse_target(config.get<std::string>("solver.local.target"));

@@ -10,153 +10,26 @@
 #include <exception>
 #include <sstream>
 
+#include "common/flow_options.hpp"
 #include "common/mpi_main.hpp"
-#include "common/scarc_options.hpp"
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
 #include "io/json.hpp"
 #include "io/vtu_writer.hpp"
 #include "mesh/macro_geometry.hpp"
 
-namespace po = boost::program_options;
 using namespace quilt;
 
 namespace {
 
-// Evaluation points of Ghia, Ghia & Shin (1982), Tables I and II: the vertical centreline
-// x = 0.5 (u) and the horizontal centreline y = 0.5 (v) of their 129 x 129 grid.
-constexpr const char* kGhiaY =
-    "1.0000 0.9766 0.9688 0.9609 0.9531 0.8516 0.7344 0.6172 0.5000 0.4531 0.2813 0.1719 "
-    "0.1016 0.0703 0.0625 0.0547 0.0000";
-constexpr const char* kGhiaX =
-    "1.0000 0.9688 0.9609 0.9531 0.9453 0.9063 0.8594 0.8047 0.5000 0.2344 0.2266 0.1563 "
-    "0.0938 0.0781 0.0703 0.0625 0.0000";
-
-void declare_keys(Config& config) {
-  // clang-format off
-  config.keys()
-    ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-     "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
-    ("mesh.level", po::value<int>()->default_value(5), "refinement level L")
-    ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
-     "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
-    ("boundary.condition", po::value<std::vector<std::string>>()->composing(),
-     "'PART noslip' | 'PART velocity UX UY' | 'PART parabolic UMAX Y0 Y1' | 'PART donothing' "
-     "(repeatable, one per part; at corners the condition listed first wins)")
-    ("flow.re", po::value<double>()->default_value(100.0),
-     "Reynolds number U L / nu (used unless flow.viscosity > 0)")
-    ("flow.reference_velocity", po::value<double>()->default_value(1.0), "U in Re = U L / nu")
-    ("flow.reference_length", po::value<double>()->default_value(1.0), "L in Re = U L / nu")
-    ("flow.viscosity", po::value<double>()->default_value(0.0), "nu; > 0 overrides flow.re")
-    ("flow.stokes", po::value<bool>()->default_value(false), "drop the convection: Stokes flow")
-    ("flow.continuation", po::value<std::string>()->default_value(""),
-     "Reynolds numbers to pass through before flow.re, e.g. '100 400'")
-    ("stabilisation.supg", po::value<double>()->default_value(1.0), "SUPG parameter scale")
-    ("stabilisation.pspg", po::value<double>()->default_value(1.0), "PSPG parameter scale (> 0)")
-    ("stabilisation.element_size", po::value<std::string>()->default_value("isotropic"),
-     "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)")
-    ("nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")
-    ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
-    ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
-    ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the fixed-point update")
-    ("nonlinear.pseudo_time_step", po::value<double>()->default_value(0.0),
-     "dtau_0 of the pseudo-time continuation (M / dtau added to the correction solve); 0: none")
-    ("nonlinear.pseudo_time_step_max", po::value<double>()->default_value(0.0),
-     "cap on dtau as it grows with the defect reduction; 0: none")
-    ("solver.type", po::value<std::string>()->default_value("bicgstab"), "linear solver: bicgstab | fgmres")
-    ("solver.rel_tol", po::value<double>()->default_value(0.1),
-     "relative reduction per linear solve (0.1: one digit per nonlinear step)")
-    ("solver.max_iter", po::value<int>()->default_value(50), "linear iteration cap per step")
-    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
-    ("solver.schur", po::value<std::string>()->default_value("pcd"),
-     "pressure Schur complement approximation: pcd (pressure convection-diffusion) | mass (nu M_p^-1)")
-    ("postprocess.centerlines", po::value<bool>()->default_value(false),
-     "evaluate u(0.5, y) and v(x, 0.5) (driven cavity)")
-    ("postprocess.centerline_y", po::value<std::string>()->default_value(kGhiaY),
-     "y values of the u profile along x = 0.5")
-    ("postprocess.centerline_x", po::value<std::string>()->default_value(kGhiaX),
-     "x values of the v profile along y = 0.5")
-    ("postprocess.forces", po::value<std::string>()->default_value(""),
-     "boundary part whose drag and lift to report (volume and surface forms)")
-    ("postprocess.force_scale", po::value<double>()->default_value(1.0),
-     "drag/lift coefficients = force_scale * force, e.g. 2 / (rho Ubar^2 D)")
-    ("postprocess.pressure_difference", po::value<std::string>()->default_value(""),
-     "'X1 Y1 X2 Y2': report p(X1, Y1) - p(X2, Y2)")
-    ("postprocess.recirculation", po::value<std::string>()->default_value(""),
-     "'X0 X1 Y0': recirculation length behind X0 along y = Y0 (searched up to X1)");
-  // clang-format on
-  declare_scarc_keys(config);
-}
-
-std::vector<double> numbers(const Config& config, const std::string& key) {
-  std::istringstream in(config.get<std::string>(key));
-  std::vector<double> values;
-  double v;
-  while (in >> v) values.push_back(v);
-  if (!in.eof()) config.fail(key, "expected a list of numbers");
-  return values;
-}
-
 int run(int argc, char** argv, const Communicator& comm) {
   Config config("quilt-flow", "stationary Navier-Stokes, Q1/Q1 PSPG/SUPG, two-layer ScaRC solver");
-  declare_keys(config);
+  declare_flow_keys(config);
   if (!config.parse(argc, argv)) return 0;
 
-  NavierStokesParams p;
-  p.mesh_file = config.get<std::string>("mesh.file");
-  p.level = config.get<int>("mesh.level");
-  if (p.level < 1 || p.level > 11) config.fail("mesh.level", "must be in 1..11");
-  if (config.has("mesh.chart")) p.charts = config.get<std::vector<std::string>>("mesh.chart");
-  if (!config.has("boundary.condition"))
-    config.fail("boundary.condition", "no boundary conditions given");
-  p.conditions = config.get<std::vector<std::string>>("boundary.condition");
-  const double U = config.get<double>("flow.reference_velocity");
-  const double Lref = config.get<double>("flow.reference_length");
-  auto viscosity_of = [&](double re) {
-    if (!(re > 0)) config.fail("flow.re", "Reynolds numbers must be > 0");
-    return U * Lref / re;
-  };
-  p.nu = config.get<double>("flow.viscosity") > 0 ? config.get<double>("flow.viscosity")
-                                                  : viscosity_of(config.get<double>("flow.re"));
-  for (double re : numbers(config, "flow.continuation")) p.continuation.push_back(viscosity_of(re));
-  p.stokes = config.get<bool>("flow.stokes");
-  p.stabilisation.supg_scale = config.get<double>("stabilisation.supg");
-  p.stabilisation.pspg_scale = config.get<double>("stabilisation.pspg");
-  if (!(p.stabilisation.pspg_scale > 0)) config.fail("stabilisation.pspg", "must be > 0 for Q1/Q1");
-  const auto element_size = config.get<std::string>("stabilisation.element_size");
-  if (element_size == "streamline")
-    p.stabilisation.element_size = ElementSize::streamline;
-  else if (element_size != "isotropic")
-    config.fail("stabilisation.element_size", "expected isotropic or streamline");
-  p.nonlinear_rel_tol = config.get<double>("nonlinear.rel_tol");
-  p.nonlinear_abs_tol = config.get<double>("nonlinear.abs_tol");
-  p.nonlinear_max_iter = config.get<int>("nonlinear.max_iter");
-  p.nonlinear_damping = config.get<double>("nonlinear.damping");
-  p.pseudo_time_step = config.get<double>("nonlinear.pseudo_time_step");
-  if (p.pseudo_time_step < 0) config.fail("nonlinear.pseudo_time_step", "must be >= 0");
-  if (const double cap = config.get<double>("nonlinear.pseudo_time_step_max"); cap > 0)
-    p.pseudo_time_step_max = cap;
-  const auto type = config.get<std::string>("solver.type");
-  if (type != "bicgstab" && type != "fgmres")
-    config.fail("solver.type", "'" + type + "' is not bicgstab or fgmres");
-  p.linear_method = parse_krylov_method(type);
-  p.linear.rel_tol = config.get<double>("solver.rel_tol");
-  p.linear.max_iter = config.get<int>("solver.max_iter");
-  p.linear.restart = config.get<int>("solver.restart");
-  p.linear.fail_on_cap = false;  // an inexact step is still a valid defect correction
-  const auto schur = config.get<std::string>("solver.schur");
-  if (schur == "pcd")
-    p.schur = SchurApproximation::pcd;
-  else if (schur == "mass")
-    p.schur = SchurApproximation::mass;
-  else
-    config.fail("solver.schur",
-                "'" + schur +
-                    "' is not pcd or mass");  // an inexact step is still a valid defect correction
-  const ScarcOptions scarc = read_scarc_options(config, comm);
-  p.multigrid = scarc.multigrid;
-  p.coarse_threshold = scarc.coarse_threshold;
-  const double re = U * Lref / p.nu;
+  const FlowOptions options = read_flow_options(config, comm);
+  const NavierStokesParams& p = options.params;
+  const double re = options.reynolds(p.nu);
 
   if (comm.rank() == 0)
     std::printf(
@@ -165,7 +38,7 @@ int run(int argc, char** argv, const Communicator& comm) {
         "Re", "residual", "lin.it", "lin.red", "time[s]", "dtau");
   NavierStokesResult r = solve_navier_stokes(p, comm, [&](const NonlinearStep& s) {
     if (comm.rank() == 0)
-      std::printf("%6d %10.4g %12.4e %6d %10.3e %8.3f %10.3g\n", s.step, U * Lref / s.nu,
+      std::printf("%6d %10.4g %12.4e %6d %10.3e %8.3f %10.3g\n", s.step, options.reynolds(s.nu),
                   s.residual, s.linear_iterations, s.linear_reduction, s.seconds,
                   s.pseudo_time_step);
   });
@@ -212,8 +85,8 @@ int run(int argc, char** argv, const Communicator& comm) {
   j["kinetic_energy"] = energy;
   j["divergence_l2"] = divergence;
   if (config.get<bool>("postprocess.centerlines")) {
-    const auto ys = numbers(config, "postprocess.centerline_y");
-    const auto xs = numbers(config, "postprocess.centerline_x");
+    const auto ys = config_numbers(config, "postprocess.centerline_y");
+    const auto xs = config_numbers(config, "postprocess.centerline_x");
     std::vector<Point2> pu, pv;
     for (double y : ys) pu.push_back({0.5, y});
     for (double x : xs) pv.push_back({x, 0.5});
@@ -243,14 +116,14 @@ int run(int argc, char** argv, const Communicator& comm) {
                   force_part.c_str(), scale * volume.x, scale * volume.y, scale * surface.x,
                   scale * surface.y);
   }
-  if (const auto dp = numbers(config, "postprocess.pressure_difference"); !dp.empty()) {
+  if (const auto dp = config_numbers(config, "postprocess.pressure_difference"); !dp.empty()) {
     if (dp.size() != 4) config.fail("postprocess.pressure_difference", "expected 'X1 Y1 X2 Y2'");
     const auto pv =
         evaluate_at_points(r.mesh, r.level, r.p, {{dp[0], dp[1]}, {dp[2], dp[3]}}, comm);
     j["pressure_difference"] = pv[0] - pv[1];
     if (comm.rank() == 0) std::printf("  pressure difference %.8f\n", pv[0] - pv[1]);
   }
-  if (const auto rc = numbers(config, "postprocess.recirculation"); !rc.empty()) {
+  if (const auto rc = config_numbers(config, "postprocess.recirculation"); !rc.empty()) {
     if (rc.size() != 3) config.fail("postprocess.recirculation", "expected 'X0 X1 Y0'");
     const double length =
         recirculation_length(r.mesh, r.level, r.u1, rc[0], rc[1], rc[2], 4001, comm);

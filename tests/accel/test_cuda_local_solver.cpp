@@ -102,10 +102,13 @@ Problem make_problem(int coarse, int fine, std::vector<Macro> macros, unsigned s
   return p;
 }
 
+/// Damped Jacobi V(4, 4), the cycle the cuda target has (the cpu target runs the same one).
 LocalSolverParams params_for(Target target, Precision precision) {
   LocalSolverParams p;
   p.target = target;
   p.precision = precision;
+  p.smoother = SmootherType::jacobi;
+  p.pre_smooth = p.post_smooth = 4;
   return p;
 }
 

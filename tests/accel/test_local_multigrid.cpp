@@ -90,13 +90,13 @@ TEST_P(Convergence, FactorPerVCycleIsBoundedAndLevelIndependent) {
     const double first = convergence_factor(h, specs, 0, 1);
     const double rho = convergence_factor(h, specs, 3, 7);
     std::printf("[ %s ] L=%d first cycle %.4f, asymptotic %.4f\n", GetParam().name, L, first, rho);
-    EXPECT_LE(first, 0.03) << "L=" << L;
+    EXPECT_LE(first, 0.005) << "L=" << L;
     factors.push_back(rho);
   }
-  // Measured: 0.038 (L=4) .. 0.050 (L=8) in both cases.
-  for (double rho : factors) EXPECT_LE(rho, 0.1);
-  const auto [lo, hi] = std::minmax_element(factors.begin(), factors.end());
-  EXPECT_LE(*hi, 1.5 * *lo) << "the factor grows with the level";
+  // Measured with the default V(2,2) ADI-TRIGS: 0.0095 (L=4), 0.012, 0.014, 0.0151, 0.0153 (L=8)
+  // in both cases; the factor saturates instead of growing with the level.
+  for (double rho : factors) EXPECT_LE(rho, 0.03);
+  EXPECT_LE(factors.back(), 1.1 * factors[factors.size() - 2]) << "the factor grows with L";
 }
 
 INSTANTIATE_TEST_SUITE_P(LocalMatrices, Convergence,
@@ -287,7 +287,9 @@ TEST(LocalMultigrid, SetupRejectsInconsistentLevels) {
   const auto a2 = testing::q1_laplacian(2, one);
   const auto a4 = testing::q1_laplacian(4, one);
   const auto b3 = testing::q1_laplacian(3, two);
-  auto s = make_local_solver(LocalSolverParams{});
+  LocalSolverParams jacobi;  // divides by the diagonal: a zero one is a setup error
+  jacobi.smoother = SmootherType::jacobi;
+  auto s = make_local_solver(jacobi);
   std::vector<double> d(a2.rows()), c(a2.rows());
   EXPECT_THROW(s->solve(d.data(), c.data()), AccelError);
   EXPECT_THROW(s->setup({}), AccelError);
@@ -342,8 +344,7 @@ TEST(LocalSolverFactory, RejectsBadParametersByKey) {
   EXPECT_THAT_KEY(with([](auto& p) { p.post_smooth = -1; }), "solver.local.post_smooth");
   EXPECT_THAT_KEY(with([](auto& p) { p.damping = 0.0; }), "solver.local.damping");
   EXPECT_THAT_KEY(with([](auto& p) { p.damping = 2.0; }), "solver.local.damping");
-  EXPECT_THAT_KEY(with([](auto& p) { p.damping = std::nan(""); }),
-                  "solver.local.damping");
+  EXPECT_THAT_KEY(with([](auto& p) { p.damping = std::nan(""); }), "solver.local.damping");
   EXPECT_THAT_KEY(with([](auto& p) { p.max_cycles = 0; }), "solver.local.cycles");
   EXPECT_THAT_KEY(with([](auto& p) { p.digits = -1.0; }), "solver.local.digits");
 }
@@ -351,12 +352,17 @@ TEST(LocalSolverFactory, RejectsBadParametersByKey) {
 TEST(LocalSolverFactory, DescribesTheCycle) {
   LocalSolverParams p;
   p.precision = Precision::float32;
-  EXPECT_EQ(make_local_solver(p)->description(), "cpu/float V(4,4) jacobi(0.7)");
+  EXPECT_EQ(make_local_solver(p)->description(), "cpu/float V(2,2) aditrigs(1)");
   p.precision = Precision::float64;
+  p.smoother = SmootherType::jacobi;
   p.pre_smooth = 2;
   p.post_smooth = 3;
   p.damping = 0.6;
   EXPECT_EQ(make_local_solver(p)->description(), "cpu/double V(2,3) jacobi(0.6)");
+  p.smoother = SmootherType::gs;
+  p.ordering = SweepOrder::colour;
+  p.damping.reset();
+  EXPECT_EQ(make_local_solver(p)->description(), "cpu/double V(2,3) gs/colour(1)");
 }
 
 #ifndef QUILT_HAVE_CUDA

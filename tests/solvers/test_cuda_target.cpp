@@ -9,6 +9,7 @@
 #include "fem/scalar_assembly.hpp"
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
+#include "solvers/local_levels.hpp"
 #include "solvers/poisson_problem.hpp"
 
 using namespace quilt;
@@ -39,7 +40,7 @@ TEST(CudaTarget, LocalSolveMatchesCpuOnShippedMeshOperators) {
                                    [](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                       int m) { add_laplacian(g, A, m); });
     const auto& fine = hierarchy.level(L);
-    const auto coarse = local_coarse_levels(fine.local_matrix, L, 1);
+    const auto coarse = local_coarse_levels(hierarchy, L, 1);
     std::vector<const accel::BandedMatrix<double>*> levels;
     for (const auto& A : coarse) levels.push_back(&A);
     levels.push_back(&fine.local_matrix);
@@ -53,6 +54,7 @@ TEST(CudaTarget, LocalSolveMatchesCpuOnShippedMeshOperators) {
       accel::LocalSolverParams p;
       p.target = target;
       p.precision = precision;
+      p.smoother = accel::SmootherType::jacobi;  // the smoother the cuda target has
       auto solver = accel::make_local_solver(p);
       solver->setup(levels);
       std::vector<double> c(d.size());
@@ -77,6 +79,7 @@ TEST(CudaTarget, PoissonIterationsMatchCpuTarget) {
     p.solution = "exp_sin";
     p.level = 6;
     p.coarse_threshold = 100;
+    p.multigrid.local.smoother = accel::SmootherType::jacobi;  // the smoother the cuda target has
     const PoissonResult cpu = solve_poisson(p, Communicator());
     p.multigrid.local.target = accel::Target::cuda;
     p.multigrid.local.precision = accel::Precision::float32;
@@ -93,6 +96,7 @@ TEST(CudaTarget, WithoutDeviceTheCudaTargetStopsWithAClearMessage) {
   p.mesh_file = mesh_path("unit_square_4x2.msh");
   p.level = 3;
   p.multigrid.local.target = accel::Target::cuda;
+  p.multigrid.local.smoother = accel::SmootherType::jacobi;
   try {
     solve_poisson(p, Communicator());
     FAIL() << "expected an AccelError";

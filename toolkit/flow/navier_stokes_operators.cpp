@@ -110,14 +110,17 @@ FlowPoint flow_point(const ElementData& d, const GaussPoint& gp) {
   return f;
 }
 
-/// The element loop of both entry points. With `kPressure` false only A is built (coarse
-/// velocity levels); otherwise all six blocks come from one pass over the elements and one
+/// The element loop of the entry points. With `kPressure` false only A is built (coarse
+/// velocity levels), with `diffusion` false only its convection and SUPG part N(w) + SUPG;
+/// otherwise all six blocks come from one pass over the elements and one
 /// evaluation of the basis per Gauss point. 2x2 Gauss integrates the det J-weighted integrands
 /// of B, D and N(w) exactly on any element (degree <= 3 in each reference variable, since
 /// det J grad phi is bilinear), and every block exactly on parallelograms.
 template <bool kPressure>
 void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
-                     const StabilisationParams& stab, const NavierStokesBlocks& blocks, int m) {
+                     const StabilisationParams& stab, const NavierStokesBlocks& blocks, int m,
+                     bool diffusion = true) {
+  const double nu_a = diffusion ? nu : 0.0;  // the viscosity in A (delta_K keeps nu)
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
@@ -139,7 +142,8 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
             const double grad_grad = dx[r] * dx[t] + dy[r] * dy[t];
             // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
             // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982).
-            a[r][t] += f.weight * (nu * grad_grad + conv[t] * phi[r] + s.delta * conv[t] * conv[r]);
+            a[r][t] +=
+                f.weight * (nu_a * grad_grad + conv[t] * phi[r] + s.delta * conv[t] * conv[r]);
             if constexpr (kPressure) {
               // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
               // delta_K (grad p, (w.grad) v)_K.
@@ -178,6 +182,13 @@ void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, doubl
                            accel::BandedMatrix<double>& A, int m) {
   const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
   assemble_blocks<false>(g, w, nu, convection, stab, blocks, m);
+}
+
+void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                             const StabilisationParams& stab, accel::BandedMatrix<double>& C,
+                             int m) {
+  const NavierStokesBlocks blocks{&C, nullptr, nullptr, nullptr, nullptr, nullptr};
+  assemble_blocks<false>(g, w, nu, true, stab, blocks, m, false);
 }
 
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,

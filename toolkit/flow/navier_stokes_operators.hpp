@@ -83,6 +83,12 @@ void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, doubl
                            bool convection, const StabilisationParams& stab,
                            accel::BandedMatrix<double>& A, int m);
 
+/// Only the convection and SUPG part N(w) + SUPG of A (delta_K still depends on nu): the part
+/// the local multigrid rediscretises on its coarse levels (solvers/local_levels.hpp).
+void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                             const StabilisationParams& stab, accel::BandedMatrix<double>& C,
+                             int m);
+
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
 /// approximation (flow/navier_stokes_system.hpp): the operator of add_velocity_operator on the
 /// pressure space, plus, with `convection`, the Robin term -int_{Gamma_in} (w.n) p q ds on the

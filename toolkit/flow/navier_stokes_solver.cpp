@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "fem/scalar_assembly.hpp"
+#include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_system.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "mesh/msh_reader.hpp"
@@ -17,31 +18,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-/// The velocity of the finest level injected into every level 0..L (node (i, j) of level l is
-/// node (i s, j s) of level L, s = 2^(L-l)): the linearisation point of the coarse operators.
-std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
-                                                        const LevelVector& u2, int macros,
-                                                        int finest) {
-  std::vector<std::array<LevelVector, 2>> levels(finest + 1);
-  const int nf = accel::nodes_per_side(finest);
-  const std::size_t nnf = static_cast<std::size_t>(nf) * nf;
-  for (int l = 0; l <= finest; ++l) {
-    const int n = accel::nodes_per_side(l);
-    const int s = 1 << (finest - l);
-    const std::size_t nn = static_cast<std::size_t>(n) * n;
-    for (auto& c : levels[l]) c.resize(nn * macros);
-    for (int m = 0; m < macros; ++m)
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-          const std::size_t fine =
-              m * nnf + static_cast<std::size_t>(i) * s + static_cast<std::size_t>(j) * s * nf;
-          levels[l][0][m * nn + i + static_cast<std::size_t>(j) * n] = u1[fine];
-          levels[l][1][m * nn + i + static_cast<std::size_t>(j) * n] = u2[fine];
-        }
-  }
-  return levels;
 }
 
 }  // namespace
@@ -95,6 +71,10 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
   GlobalMultigridParams mg = params.multigrid;
   mg.coarse_level = choose_coarse_level(dm.mesh, L, params.coarse_threshold);
   result.coarse_level = mg.coarse_level;
+  GlobalMultigridParams velocity_mg = mg;
+  velocity_mg.local.smoother = params.velocity_smoother.type;
+  velocity_mg.local.ordering = params.velocity_smoother.ordering;
+  velocity_mg.local.damping = params.velocity_smoother.damping;
   result.level = L;
   result.dofs = 3 * GlobalNumbering(dm.mesh, L).size();
 
@@ -171,13 +151,21 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
             } else
               add_velocity_operator(g, wm, nu, convection, params.stabilisation, A, m);
             if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
-          });
+          },
+          // Convection and SUPG rediscretised on the local coarse levels (local_levels.hpp).
+          !convection ? MacroAssembler{}
+                      : [&](const MacroGeometry& g, accel::BandedMatrix<double>& C, int m) {
+                          const std::size_t g_nn = static_cast<std::size_t>(g.n) * g.n;
+                          const MacroVelocity wm{w[g.level][0].data() + m * g_nn,
+                                                 w[g.level][1].data() + m * g_nn};
+                          add_convection_operator(g, wm, nu, params.stabilisation, C, m);
+                        });
       if (body_force) {  // the load depends on w through its SUPG/PSPG terms
         const SharedNodes& shared = *hierarchy.level(L).shared;
         for (int b = 0; b < 3; ++b) shared.sum(h.data() + b * N);
         set_dirichlet_values(h);
       }
-      GlobalMultigrid multigrid(hierarchy, mg);
+      GlobalMultigrid multigrid(hierarchy, velocity_mg);
       const NavierStokesSystem system(hierarchy.level(L), blocks, !bc.has_natural_outflow);
       ScaledPressureMass scaled_mass(lumped_mass, nu);
       std::optional<PressureConvectionDiffusion> pcd;

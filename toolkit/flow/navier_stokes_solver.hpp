@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@
 #include "solvers/krylov.hpp"
 
 namespace quilt {
+
+/// The smoother keys of the velocity multigrid's local solver (the other local keys are shared).
+struct VelocitySmoother {
+  accel::SmootherType type = accel::SmootherType::ilu;
+  accel::SweepOrder ordering = accel::SweepOrder::lexicographic;
+  std::optional<double> damping;  ///< empty: accel::default_damping(type)
+};
 
 /// How step (3) of the Schur-complement preconditioner approximates S^{-1}.
 enum class SchurApproximation { mass, pcd };
@@ -53,7 +61,13 @@ struct NavierStokesParams {
 
   KrylovMethod linear_method = KrylovMethod::bicgstab;
   KrylovParams linear;              ///< rel_tol: digits gained per step (0.1 = one)
-  GlobalMultigridParams multigrid;  ///< for A (and A_p); coarse_level from coarse_threshold
+  GlobalMultigridParams multigrid;  ///< for A_p, and for A but for its smoother; coarse_level
+                                    ///< from coarse_threshold
+  /// The local smoother of the velocity multigrid. ILU(0) is the one smoother that converged on
+  /// every velocity operator measured (cavity Re 100 and 1000, DFG 2D-1 and Re 100, L = 5..8:
+  /// <= 0.063 per V(2,2) cycle, bench/bench_smoothers.cpp), while the line smoothers that the
+  /// Laplacians need on anisotropic macros diverge on the DFG outflow macros at Re 100.
+  VelocitySmoother velocity_smoother;
   SchurApproximation schur = SchurApproximation::pcd;
   std::size_t coarse_threshold = 20000;
 };

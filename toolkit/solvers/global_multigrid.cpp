@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "accel/cpu/band_kernels.hpp"
-#include "accel/cpu/galerkin.hpp"
 #include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
+#include "solvers/local_levels.hpp"
 
 namespace quilt {
 namespace {
@@ -17,20 +17,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
-
-std::vector<accel::BandedMatrix<double>> local_coarse_levels(
-    const accel::BandedMatrix<double>& local_matrix, int level, int local_coarse_level) {
-  std::vector<accel::BandedMatrix<double>> down;  // finest-but-one first
-  for (int k = level - 1; k >= std::max(0, std::min(local_coarse_level, level)); --k)
-    down.push_back(accel::cpu::galerkin_coarse(down.empty() ? local_matrix : down.back()));
-  return {std::make_move_iterator(down.rbegin()), std::make_move_iterator(down.rend())};
-}
-
-int local_coarse_level_for(const GlobalMultigridParams& params, int level) {
-  int coarse = std::min(params.local_coarse_level, level);
-  if (params.local_max_levels > 0) coarse = std::max(coarse, level - params.local_max_levels + 1);
-  return coarse;
-}
 
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold) {
   int lc = 0;
@@ -61,8 +47,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
     if (l <= params_.coarse_level) continue;
-    const auto coarse_levels =
-        local_coarse_levels(level.local_matrix, l, local_coarse_level_for(params_, l));
+    const auto coarse_levels = local_coarse_levels(hierarchy, l, params_.local_coarse_level);
     std::vector<const accel::BandedMatrix<double>*> levels;
     for (const auto& A : coarse_levels) levels.push_back(&A);
     levels.push_back(&level.local_matrix);

@@ -29,11 +29,6 @@ struct GlobalMultigridParams {
   double damping = 0.7;  ///< omega of the Schwarz step x += omega c
   SchwarzCombination combination = SchwarzCombination::average;
   int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
-  /// At most this many local levels (0: down to local_coarse_level). Galerkin coarsening keeps
-  /// only the fine level's SUPG stabilisation, so deep local hierarchies of a convection-
-  /// dominated operator get under-stabilised coarse levels on which damped Jacobi diverges
-  /// (measured on the Re = 1000 cavity); a shallow hierarchy avoids them.
-  int local_max_levels = 0;
   accel::LocalSolverParams local;
 };
 
@@ -77,15 +72,6 @@ class GlobalMultigrid final : public Preconditioner {
   std::optional<CoarseGridSolver> coarse_;
   MultigridTimings timings_;
 };
-
-/// The coarse levels of a macro batch's local multigrid: Galerkin coarsenings P^T A P of the
-/// local matrix of level `level` down to `local_coarse_level`, coarsest first (see
-/// accel/cpu/galerkin.hpp for why not the local matrices of the coarser global levels).
-std::vector<accel::BandedMatrix<double>> local_coarse_levels(
-    const accel::BandedMatrix<double>& local_matrix, int level, int local_coarse_level);
-
-/// The coarsest local level used on global level l.
-int local_coarse_level_for(const GlobalMultigridParams& params, int level);
 
 /// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
 /// most `threshold` (level 0 if none; `finest` itself only when finest == 0).

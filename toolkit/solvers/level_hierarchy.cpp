@@ -7,7 +7,7 @@ namespace quilt {
 
 LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
                                const std::vector<bool>& dirichlet_parts,
-                               const MacroAssembler& assemble)
+                               const MacroAssembler& assemble, const MacroAssembler& rediscretised)
     : dm_(&dm), comm_(&comm) {
   levels_.resize(finest + 1);
   const int macros = dm.num_local();
@@ -19,18 +19,24 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     level.matrix = accel::BandedMatrix<double>(macros, level.n);
     const std::size_t nn = level.matrix.rows_per_macro();
     level.dirichlet.assign(level.matrix.rows(), 0);
+    if (rediscretised) level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
     for (int m = 0; m < macros; ++m) {
       const int cell = dm.macros[m];
-      assemble(refine_macro(dm.mesh, dm.charts, cell, l), level.matrix, m);
+      const MacroGeometry g = refine_macro(dm.mesh, dm.charts, cell, l);
+      assemble(g, level.matrix, m);
+      if (rediscretised) rediscretised(g, level.local_rediscretised, m);
       const auto mask = boundary_node_mask(dm.mesh, cell, level.n, dirichlet_parts);
       std::copy(mask.begin(), mask.end(), level.dirichlet.begin() + m * nn);
     }
     level.local_matrix = level.matrix;
     level.shared->make_local_matrices(level.local_matrix);
+    if (rediscretised) level.shared->make_local_matrices(level.local_rediscretised);
     for (std::size_t r = 0; r < level.local_matrix.rows(); ++r)
       if (level.dirichlet[r])
-        for (int k = 0; k < accel::kBands; ++k)
+        for (int k = 0; k < accel::kBands; ++k) {
           level.local_matrix.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
+          if (rediscretised) level.local_rediscretised.band[k][r] = 0.0;
+        }
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // One scalar operator on every global level 0..L of this rank's macros: the type-0 banded
 // matrices (for global matrix-vector products), the local matrices (for the local layer),
-// Dirichlet masks and the shared-node exchange of each level.
+// Dirichlet masks and the shared-node exchange of each level. Optionally also the local matrices
+// of a part of the operator that the local multigrid rediscretises on its coarse levels instead
+// of coarsening it by Galerkin products (solvers/local_levels.hpp): convection and SUPG.
 
 #include <functional>
 #include <memory>
@@ -21,7 +23,10 @@ struct GlobalLevel {
   std::unique_ptr<SharedNodes> shared;
   accel::BandedMatrix<double> matrix;        ///< type-0: this macro's elements only
   accel::BandedMatrix<double> local_matrix;  ///< design.md §2, Dirichlet rows as unit rows
-  std::vector<char> dirichlet;               ///< 1 on Dirichlet nodes (grid order, macro-major)
+  /// The local matrix of the rediscretised part, Dirichlet rows zero; empty (no macros) if the
+  /// hierarchy has none.
+  accel::BandedMatrix<double> local_rediscretised;
+  std::vector<char> dirichlet;  ///< 1 on Dirichlet nodes (grid order, macro-major)
 };
 
 /// Adds the element contributions of one macro (geometry g) into macro slot m of A.
@@ -31,9 +36,12 @@ using MacroAssembler =
 class LevelHierarchy {
  public:
   /// Assembles levels 0..finest with `assemble`; Dirichlet on the boundary parts p with
-  /// dirichlet_parts[p].
+  /// dirichlet_parts[p]. `rediscretised`, if given, assembles the part of the operator that the
+  /// local multigrid's coarse levels take rediscretised (it must be part of what `assemble`
+  /// adds).
   LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
-                 const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble);
+                 const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble,
+                 const MacroAssembler& rediscretised = {});
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }

@@ -13,19 +13,20 @@ template <class T>
 LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order,
                               LineDirections directions)
     : omega_(static_cast<T>(damping)), order_(order), directions_(directions), line_(A.n) {
-  if (directions != LineDirections::y) x_ = factorise(A);
+  if (directions != LineDirections::y) x_ = factorise(A, false);
   if (directions != LineDirections::x) {
     at_ = grid_transposed(A);
-    y_ = factorise(at_);
+    y_ = factorise(at_, true);
     bt_.resize(A.rows());
     xt_.resize(A.rows());
   }
 }
 
 template <class T>
-typename LineSmoother<T>::LineFactors LineSmoother<T>::factorise(const BandedMatrix<T>& A) {
+typename LineSmoother<T>::LineFactors LineSmoother<T>::factorise(const BandedMatrix<T>& A,
+                                                                 bool transposed) {
   const LineLayout layout = x_lines(A.n);
-  LineFactors f{std::vector<T>(A.rows()), std::vector<T>(A.rows())};
+  LineFactors f{std::vector<T>(A.rows()), std::vector<T>(A.rows()), std::vector<T>(A.rows())};
   const auto& lower = A.band[layout.own[0]];
   const auto& diag = A.band[layout.own[1]];
   const auto& upper = A.band[layout.own[2]];
@@ -40,12 +41,17 @@ typename LineSmoother<T>::LineFactors LineSmoother<T>::factorise(const BandedMat
         // that cancels to round-off means the line's matrix is (nearly) singular.
         const double scale = std::abs(static_cast<double>(diag[p])) + std::abs(l) +
                              std::abs(static_cast<double>(upper[p]));
-        if (!std::isfinite(pivot) || std::abs(pivot) <= 1e-12 * scale)
-          throw AccelError(describe_row(A.n, p) +
+        if (!std::isfinite(pivot) || std::abs(pivot) <= 1e-12 * scale) {
+          // Node (e, line) of the transposed grid is node (line, e) of the operator's.
+          const std::size_t node =
+              transposed ? m * A.rows_per_macro() + line + static_cast<std::size_t>(e) * A.n : p;
+          throw AccelError(describe_row(A.n, node) +
                            ": the tridiagonal line solve has a zero pivot (" +
                            std::to_string(pivot) + "); the line's matrix is singular");
+        }
         previous_upper = e < A.n - 1 ? upper[p] / pivot : 0.0;
         f.inv_pivot[p] = static_cast<T>(1.0 / pivot);
+        f.lower[p] = static_cast<T>(l / pivot);
         f.upper[p] = static_cast<T>(previous_upper);
       }
     }
@@ -59,11 +65,11 @@ void LineSmoother<T>::relax_line(const BandedMatrix<T>& A, const LineFactors& f,
   T* t = line_.data();
   line_rhs(A, base, x_lines(n), line, b, x, t);
   const std::size_t first = base + static_cast<std::size_t>(line) * n;
-  const T* lower = A.band[3].data() + first;
   const T* inv_pivot = f.inv_pivot.data() + first;
+  const T* lower = f.lower.data() + first;
   const T* upper = f.upper.data() + first;
   t[0] *= inv_pivot[0];
-  for (int e = 1; e < n; ++e) t[e] = (t[e] - lower[e] * t[e - 1]) * inv_pivot[e];
+  for (int e = 1; e < n; ++e) t[e] = t[e] * inv_pivot[e] - lower[e] * t[e - 1];
   for (int e = n - 2; e >= 0; --e) t[e] -= upper[e] * t[e + 1];
   T* xl = x + first;
   if (omega_ == T(1)) {

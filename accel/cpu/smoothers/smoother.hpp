@@ -42,9 +42,10 @@ class Smoother {
                       SweepDirection direction, bool x_is_zero) = 0;
 };
 
-/// The smoother of params.type for A. Throws AccelError when A does not admit it: a zero or
-/// non-finite diagonal (every smoother divides by it), a zero pivot of a line factorisation or
-/// of ILU(0), or an ordering the type does not have.
+/// The smoother of params.type for A. Throws AccelError, naming the macro and node, when A does
+/// not admit it: a zero or non-finite diagonal for the point smoothers (they divide by it), a
+/// zero or non-finite pivot of a line factorisation or of ILU(0) (they divide only by those), or
+/// an ordering the type does not have.
 template <class T>
 std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const SmootherParams& params);
 

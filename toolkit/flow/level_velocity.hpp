@@ -1,0 +1,18 @@
+#pragma once
+// The linearisation velocity of the coarse levels' operators (design.md §8): the finest level's
+// velocity injected into every level 0..L, node (i, j) of level l taking the value of node
+// (i s, j s) of level L, s = 2^(L-l).
+
+#include <array>
+#include <vector>
+
+#include "la/vector_ops.hpp"
+
+namespace quilt {
+
+/// levels[l][c]: component c of the velocity on level l, for the `macros` macros of a rank.
+std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
+                                                        const LevelVector& u2, int macros,
+                                                        int finest);
+
+}  // namespace quilt

@@ -1,0 +1,29 @@
+#pragma once
+// The coarse levels of the local multigrid that smooths global level l (design.md §7): one
+// batch of banded matrices per level local_coarse..l-1, all macros of the rank.
+//
+// Galerkin products P^T A P of the local matrix are the rule: the local matrix truncates the
+// global stencil at the macro boundary, a Robin-like term of strength ~1/h that rediscretisation
+// on a coarser grid misrepresents, so rediscretised local matrices are not nested and the local
+// V-cycle diverges for L >= 5 (accel/cpu/galerkin.hpp). Galerkin coarsening of a convection-
+// dominated operator, however, keeps the fine grid's SUPG streamline diffusion on every coarse
+// level, where the mesh Peclet number doubles per level: the coarse operators lose diagonal
+// dominance and every smoother diverges on them (measured with bench/bench_smoothers.cpp on the
+// DFG outflow macros from L = 4). Where the hierarchy has a rediscretised part R (convection and
+// SUPG, assembled on every level with that level's h and linearisation velocity), the coarse
+// levels are hybrid, as FEAT3 assembles its Burgers operator on every level:
+//   A_k = (P^T)^(l-k) (A_l - R_l) P^(l-k) + R_k,
+// Galerkin for the diffusion (and mass) part with its boundary coupling, R rediscretised.
+
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "solvers/level_hierarchy.hpp"
+
+namespace quilt {
+
+/// The local levels below global level `level` of h, coarsest (local_coarse_level) first.
+std::vector<accel::BandedMatrix<double>> local_coarse_levels(const LevelHierarchy& h, int level,
+                                                             int local_coarse_level);
+
+}  // namespace quilt
