@@ -3,7 +3,9 @@
 //   (1) a STREAM-like triad a = b + s c (the attainable bandwidth),
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
-//   (3) the time per unknown of one local V(4,4) cycle on a batch of Q1 Laplacians.
+//   (3) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
+//       on every level, and one V(2,2) cycle (V(4,4) for Jacobi too) of every smoother on one
+//       level, in double and float.
 // Every working set is a multiple of the last-level cache, so the figures are memory figures.
 //
 //   quilt-bench-local [--quick]     --quick: small sizes and few repetitions (a smoke run)
@@ -128,14 +130,12 @@ struct CycleResult {
   double ns_per_unknown = 0.0;
 };
 
-CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::Precision precision) {
+CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::LocalSolverParams p) {
   const std::size_t n = quilt::accel::nodes_per_side(level);
-  const std::size_t t_size = precision == quilt::accel::Precision::float32 ? 4 : 8;
+  const std::size_t t_size = p.precision == quilt::accel::Precision::float32 ? 4 : 8;
   // The solver's finest level: 9 bands, 1/diag, b, two iterates and a defect.
   CycleResult res;
   res.macros = macros_for(cfg, 14 * t_size * n * n);
-  quilt::accel::LocalSolverParams p;
-  p.precision = precision;
   p.max_cycles = 1;
   auto solver = quilt::accel::make_local_solver(p);
   {
@@ -152,6 +152,50 @@ CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::Precision pr
   const double t = best_seconds(cfg.cycle_reps, [&] { solver->solve(d.data(), c.data()); });
   res.ns_per_unknown = t / static_cast<double>(rows) * 1e9;
   return res;
+}
+
+/// One V-cycle of every smoother on the finest benchmark level, double and float.
+void smoother_table(const Config& cfg, double triad) {
+  using quilt::accel::SmootherType;
+  using quilt::accel::SweepOrder;
+  struct Variant {
+    SmootherType type;
+    SweepOrder order;
+    int smoothing;
+  };
+  const Variant variants[] = {
+      {SmootherType::jacobi, SweepOrder::lexicographic, 4},
+      {SmootherType::jacobi, SweepOrder::lexicographic, 2},
+      {SmootherType::gs, SweepOrder::lexicographic, 2},
+      {SmootherType::gs, SweepOrder::colour, 2},
+      {SmootherType::ssor, SweepOrder::lexicographic, 2},
+      {SmootherType::trigs_x, SweepOrder::lexicographic, 2},
+      {SmootherType::trigs_y, SweepOrder::lexicographic, 2},
+      {SmootherType::aditrigs, SweepOrder::lexicographic, 2},
+      {SmootherType::aditrigs, SweepOrder::colour, 2},
+      {SmootherType::ilu, SweepOrder::lexicographic, 2},
+  };
+  const int L = cfg.levels.back();
+  std::printf(
+      "\n## One local V-cycle per smoother, level %d (levels %d..%d), ns per unknown; triad %.2f "
+      "GB/s, i.e. %.2f ns to stream one double (%.2f one float)\n\n",
+      L, cfg.coarse_level, L, triad * 1e-9, 8e9 / triad, 4e9 / triad);
+  std::printf("| smoother | cycle | double | float | float / double |\n|---|---|---|---|---|\n");
+  for (const Variant& v : variants) {
+    double ns[2];
+    int k = 0;
+    for (auto prec : {quilt::accel::Precision::float64, quilt::accel::Precision::float32}) {
+      quilt::accel::LocalSolverParams p;
+      p.precision = prec;
+      p.smoother = v.type;
+      p.ordering = v.order;
+      p.pre_smooth = p.post_smooth = v.smoothing;
+      ns[k++] = vcycle_time(cfg, L, p).ns_per_unknown;
+    }
+    std::printf("| %s%s | V(%d,%d) | %.2f | %.2f | %.2f |\n", to_string(v.type).c_str(),
+                v.order == SweepOrder::colour ? "/colour" : "", v.smoothing, v.smoothing, ns[0],
+                ns[1], ns[1] / ns[0]);
+  }
 }
 
 }  // namespace
@@ -214,20 +258,24 @@ int main(int argc, char** argv) {
   }
   for (int L : cfg.levels) {
     for (auto prec : {quilt::accel::Precision::float64, quilt::accel::Precision::float32}) {
-      const CycleResult cyc = vcycle_time(cfg, L, prec);
+      quilt::accel::LocalSolverParams params;
+      params.precision = prec;
+      const CycleResult cyc = vcycle_time(cfg, L, params);
       const bool is_float = prec == quilt::accel::Precision::float32;
       const auto it = std::find_if(spmv_rows.begin(), spmv_rows.end(), [&](const Row& r) {
         return r.level == L && std::strcmp(r.precision, is_float ? "float" : "double") == 0;
       });
       const std::size_t n = quilt::accel::nodes_per_side(L);
       std::printf(
-          "| local V(4,4) cycle (levels %d..%d) | %d | %s | %d | %.0f MiB | %.2f ns/unknown "
-          "(= %.1f SpMV) | - |\n",
+          "| local V(%d,%d) %s cycle (levels %d..%d) | %d | %s | %d | %.0f MiB | %.2f "
+          "ns/unknown (= %.1f SpMV) | - |\n",
+          params.pre_smooth, params.post_smooth, to_string(params.smoother).c_str(),
           cfg.coarse_level, L, L, quilt::accel::to_string(prec).c_str(), cyc.macros,
           14.0 * (is_float ? 4 : 8) * n * n * cyc.macros / 1048576.0, cyc.ns_per_unknown,
           cyc.ns_per_unknown * 1e-9 / it->spmv.seconds_per_row);
     }
   }
+  smoother_table(cfg, triad);
   std::printf(
       "\nSpMV bytes = (9 bands + x + y) * sizeof(T) * rows; the triad counts a, b, c once "
       "each. A V-cycle solve includes the double->T defect and T->double correction "
