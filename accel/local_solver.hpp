@@ -40,8 +40,8 @@ struct LocalSolverParams {
   /// 1000 in either direction (bench/bench_smoothers.cpp); the velocity has its own default.
   SmootherType smoother = SmootherType::aditrigs;
   SweepOrder ordering = SweepOrder::lexicographic;
-  int pre_smooth = 2;             ///< smoothing steps before restriction (forward sweeps)
-  int post_smooth = 2;            ///< smoothing steps after prolongation (backward sweeps)
+  int pre_smooth = 1;             ///< smoothing steps before restriction (forward sweeps)
+  int post_smooth = 1;            ///< smoothing steps after prolongation (backward sweeps)
   std::optional<double> damping;  ///< omega of the smoother; empty: default_damping(smoother)
   int max_cycles = 1;             ///< V-cycles per solve (the cap, when digits > 0)
   double digits = 0.0;            ///< > 0: cycle until every macro's defect dropped 10^-digits

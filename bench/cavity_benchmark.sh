@@ -30,9 +30,7 @@ for L in $TABLE_LEVELS; do
   run "table_stokes_L$L" 1 --mesh.level=$L --flow.stokes=true
   run "table_re100_L$L" 1 --mesh.level=$L
 done
-run "re1000_L$RE1000_LEVEL" $NP --mesh.level=$RE1000_LEVEL --flow.re=1000 \
-  --flow.continuation="100 400" --solver.type=fgmres --solver.max_iter=80 --solver.restart=80 \
-  --nonlinear.rel_tol=1e-6
+run "re1000_L$RE1000_LEVEL" $NP --mesh.level=$RE1000_LEVEL --flow.re=1000 --nonlinear.rel_tol=1e-6
 python3 bench/cavity_report.py "$OUT" "$REF" "$LEVELS" "$TABLE_LEVELS" $RANK_LEVEL $RE1000_LEVEL
 echo
 echo "(JSON results and logs in $OUT)"

@@ -90,12 +90,13 @@ TEST_P(Convergence, FactorPerVCycleIsBoundedAndLevelIndependent) {
     const double first = convergence_factor(h, specs, 0, 1);
     const double rho = convergence_factor(h, specs, 3, 7);
     std::printf("[ %s ] L=%d first cycle %.4f, asymptotic %.4f\n", GetParam().name, L, first, rho);
-    EXPECT_LE(first, 0.005) << "L=" << L;
+    EXPECT_LE(first, 0.01) << "L=" << L;
     factors.push_back(rho);
   }
-  // Measured with the default V(2,2) ADI-TRIGS: 0.0095 (L=4), 0.012, 0.014, 0.0151, 0.0153 (L=8)
-  // in both cases; the factor saturates instead of growing with the level.
-  for (double rho : factors) EXPECT_LE(rho, 0.03);
+  // Measured with the default V(1,1) ADI-TRIGS: first cycle 0.005..0.0075, asymptotic 0.024
+  // (L=4), 0.029, 0.031, 0.0327, 0.0330 (L=8) in both cases; the factor saturates instead of
+  // growing with the level.
+  for (double rho : factors) EXPECT_LE(rho, 0.05);
   EXPECT_LE(factors.back(), 1.1 * factors[factors.size() - 2]) << "the factor grows with L";
 }
 
@@ -352,7 +353,7 @@ TEST(LocalSolverFactory, RejectsBadParametersByKey) {
 TEST(LocalSolverFactory, DescribesTheCycle) {
   LocalSolverParams p;
   p.precision = Precision::float32;
-  EXPECT_EQ(make_local_solver(p)->description(), "cpu/float V(2,2) aditrigs(1)");
+  EXPECT_EQ(make_local_solver(p)->description(), "cpu/float V(1,1) aditrigs(1)");
   p.precision = Precision::float64;
   p.smoother = SmootherType::jacobi;
   p.pre_smooth = 2;

@@ -12,97 +12,126 @@ namespace quilt::accel::cpu {
 template <class T>
 LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order,
                               LineDirections directions)
-    : omega_(static_cast<T>(damping)), order_(order), directions_(directions), line_(A.n) {
-  if (directions != LineDirections::y) x_ = factorise(A, false);
+    : omega_(static_cast<T>(damping)),
+      order_(order),
+      directions_(directions),
+      line_(A.n),
+      ghost_(A.n + 2, T(0)) {
+  // The smoother is built once per operator; the factors are rounded to T once, from double.
+  if (directions != LineDirections::y) {
+    x_inv_pivot_.resize(A.rows());
+    x_upper_.resize(A.rows());
+    factorise(A, x_inv_pivot_.data(), x_upper_.data(), false);
+  }
   if (directions != LineDirections::x) {
-    at_ = grid_transposed(A);
-    y_ = factorise(at_, true);
+    yt_ = grid_transposed(A);
+    factorise(yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
+    y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
     bt_.resize(A.rows());
     xt_.resize(A.rows());
   }
 }
 
 template <class T>
-typename LineSmoother<T>::LineFactors LineSmoother<T>::factorise(const BandedMatrix<T>& A,
-                                                                 bool transposed) {
-  const LineLayout layout = x_lines(A.n);
-  LineFactors f{std::vector<T>(A.rows()), std::vector<T>(A.rows()), std::vector<T>(A.rows())};
-  const auto& lower = A.band[layout.own[0]];
-  const auto& diag = A.band[layout.own[1]];
-  const auto& upper = A.band[layout.own[2]];
-  for (int m = 0; m < A.macros; ++m)
-    for (int line = 0; line < A.n; ++line) {
+void LineSmoother<T>::factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed) {
+  const auto& lower_band = C.band[kCentre - 1];
+  const auto& diag_band = C.band[kCentre];
+  const auto& upper_band = C.band[kCentre + 1];
+  for (int m = 0; m < C.macros; ++m)
+    for (int line = 0; line < C.n; ++line) {
       double previous_upper = 0.0;  // in double: the factors are rounded to T once, at the end
-      for (int e = 0; e < A.n; ++e) {
-        const std::size_t p = m * A.rows_per_macro() + layout.row(line, e);
-        const double l = e > 0 ? static_cast<double>(lower[p]) : 0.0;
-        const double pivot = diag[p] - l * previous_upper;
+      for (int e = 0; e < C.n; ++e) {
+        const std::size_t p = m * C.rows_per_macro() + static_cast<std::size_t>(line) * C.n + e;
+        const double l = e > 0 ? static_cast<double>(lower_band[p]) : 0.0;
+        const double c = upper_band[p];  // read before upper[p] may overwrite it
+        const double pivot = diag_band[p] - l * previous_upper;
         // Without pivoting the Thomas algorithm is stable for diagonally dominant lines; a pivot
         // that cancels to round-off means the line's matrix is (nearly) singular.
-        const double scale = std::abs(static_cast<double>(diag[p])) + std::abs(l) +
-                             std::abs(static_cast<double>(upper[p]));
+        const double scale =
+            std::abs(static_cast<double>(diag_band[p])) + std::abs(l) + std::abs(c);
         if (!std::isfinite(pivot) || std::abs(pivot) <= 1e-12 * scale) {
           // Node (e, line) of the transposed grid is node (line, e) of the operator's.
           const std::size_t node =
-              transposed ? m * A.rows_per_macro() + line + static_cast<std::size_t>(e) * A.n : p;
-          throw AccelError(describe_row(A.n, node) +
+              transposed ? m * C.rows_per_macro() + line + static_cast<std::size_t>(e) * C.n : p;
+          throw AccelError(describe_row(C.n, node) +
                            ": the tridiagonal line solve has a zero pivot (" +
                            std::to_string(pivot) + "); the line's matrix is singular");
         }
-        previous_upper = e < A.n - 1 ? upper[p] / pivot : 0.0;
-        f.inv_pivot[p] = static_cast<T>(1.0 / pivot);
-        f.lower[p] = static_cast<T>(l / pivot);
-        f.upper[p] = static_cast<T>(previous_upper);
+        previous_upper = e < C.n - 1 ? c / pivot : 0.0;
+        inv_pivot[p] = static_cast<T>(1.0 / pivot);
+        upper[p] = static_cast<T>(previous_upper);
       }
     }
-  return f;
 }
 
 template <class T>
-void LineSmoother<T>::relax_line(const BandedMatrix<T>& A, const LineFactors& f, std::size_t base,
-                                 int line, const T* b, T* x) {
-  const int n = A.n;
-  T* t = line_.data();
-  line_rhs(A, base, x_lines(n), line, b, x, t);
+void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int line, const T* b,
+                                 T* x) {
+  // One pass forward: the right-hand side (b minus the coupling to the two neighbouring lines,
+  // whose values are final for this line) and the forward elimination, fused; one pass back:
+  // the back substitution straight into x. A missing neighbour line (the macro's first or last)
+  // reads the zero ghost line; its bands are 0 there by the storage convention.
+  const BandedMatrix<T>& C = *sys.coupling;
+  const int n = C.n;
   const std::size_t first = base + static_cast<std::size_t>(line) * n;
-  const T* inv_pivot = f.inv_pivot.data() + first;
-  const T* lower = f.lower.data() + first;
-  const T* upper = f.upper.data() + first;
-  t[0] *= inv_pivot[0];
-  for (int e = 1; e < n; ++e) t[e] = t[e] * inv_pivot[e] - lower[e] * t[e - 1];
-  for (int e = n - 2; e >= 0; --e) t[e] -= upper[e] * t[e + 1];
+  const auto band = [&](int k) { return C.band[k].data() + first; };
+  const T *s0 = band(0), *s1 = band(1), *s2 = band(2), *n0 = band(6), *n1 = band(7), *n2 = band(8);
+  const T* lower = band(3);
+  const T* xs = line > 0 ? x + first - n : ghost_.data() + 1;
+  const T* xn = line < n - 1 ? x + first + n : ghost_.data() + 1;
+  const T* bl = b + first;
+  const T* inv_pivot = sys.inv_pivot + first;
+  const T* upper = sys.upper + first;
+  T* y = line_.data();
+  // Node 0 and node n-1 have no neighbour at e-1 / e+1 in the other lines (and read no x there).
+  y[0] = (bl[0] - (s1[0] * xs[0] + s2[0] * xs[1]) - (n1[0] * xn[0] + n2[0] * xn[1])) * inv_pivot[0];
+  for (int e = 1; e < n - 1; ++e) {
+    const T r = bl[e] - (s0[e] * xs[e - 1] + s1[e] * xs[e] + s2[e] * xs[e + 1]) -
+                (n0[e] * xn[e - 1] + n1[e] * xn[e] + n2[e] * xn[e + 1]);
+    y[e] = r * inv_pivot[e] - (lower[e] * inv_pivot[e]) * y[e - 1];
+  }
+  const int l = n - 1;
+  y[l] = (bl[l] - (s0[l] * xs[l - 1] + s1[l] * xs[l]) - (n0[l] * xn[l - 1] + n1[l] * xn[l]) -
+          lower[l] * y[l - 1]) *
+         inv_pivot[l];
   T* xl = x + first;
   if (omega_ == T(1)) {
-    std::copy(t, t + n, xl);
+    xl[l] = y[l];
+    for (int e = l - 1; e >= 0; --e) xl[e] = y[e] - upper[e] * xl[e + 1];
   } else {
-    for (int e = 0; e < n; ++e) xl[e] += omega_ * (t[e] - xl[e]);
+    T z = y[l];
+    xl[l] += omega_ * (z - xl[l]);
+    for (int e = l - 1; e >= 0; --e) {
+      z = y[e] - upper[e] * z;
+      xl[e] += omega_ * (z - xl[e]);
+    }
   }
 }
 
 template <class T>
-void LineSmoother<T>::sweep(const BandedMatrix<T>& A, const LineFactors& f, const T* b, T* x,
-                            bool reverse) {
-  const int n = A.n;
-  for (int m = 0; m < A.macros; ++m) {
-    const std::size_t base = static_cast<std::size_t>(m) * A.rows_per_macro();
+void LineSmoother<T>::sweep(const LineSystem& sys, const T* b, T* x, bool reverse) {
+  const BandedMatrix<T>& C = *sys.coupling;
+  const int n = C.n;
+  for (int m = 0; m < C.macros; ++m) {
+    const std::size_t base = static_cast<std::size_t>(m) * C.rows_per_macro();
     if (order_ == SweepOrder::lexicographic) {
-      for (int l = 0; l < n; ++l) relax_line(A, f, base, reverse ? n - 1 - l : l, b, x);
+      for (int l = 0; l < n; ++l) relax_line(sys, base, reverse ? n - 1 - l : l, b, x);
       continue;
     }
     // Zebra: even lines, then odd lines; reversed backward.
     for (int c = 0; c < 2; ++c) {
       const int parity = reverse ? 1 - c : c;
-      for (int l = parity; l < n; l += 2) relax_line(A, f, base, l, b, x);
+      for (int l = parity; l < n; l += 2) relax_line(sys, base, l, b, x);
     }
   }
 }
 
 template <class T>
 void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse, bool b_transposed) {
-  if (!b_transposed) transpose_grid(at_.macros, at_.n, b, bt_.data());
-  transpose_grid(at_.macros, at_.n, x, xt_.data());
-  sweep(at_, y_, bt_.data(), xt_.data(), reverse);
-  transpose_grid(at_.macros, at_.n, xt_.data(), x);
+  if (!b_transposed) transpose_grid(yt_.macros, yt_.n, b, bt_.data());
+  transpose_grid(yt_.macros, yt_.n, x, xt_.data());
+  sweep(y_, bt_.data(), xt_.data(), reverse);
+  transpose_grid(yt_.macros, yt_.n, xt_.data(), x);
 }
 
 template <class T>
@@ -110,11 +139,12 @@ void LineSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int ste
                              SweepDirection direction, bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
   const bool reverse = direction == SweepDirection::backward;
+  const LineSystem x_lines{&A, x_inv_pivot_.data(), x_upper_.data()};
   for (int s = 0; s < steps; ++s) {
     const bool b_transposed = s > 0;  // b is fixed during the call: transposed once
     switch (directions_) {
       case LineDirections::x:
-        sweep(A, x_, b, x, reverse);
+        sweep(x_lines, b, x, reverse);
         break;
       case LineDirections::y:
         sweep_y(b, x, reverse, b_transposed);
@@ -123,11 +153,11 @@ void LineSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int ste
         // Forward: x-lines, then y-lines; backward is its adjoint: y-lines, then x-lines, each
         // reversed.
         if (!reverse) {
-          sweep(A, x_, b, x, false);
+          sweep(x_lines, b, x, false);
           sweep_y(b, x, false, b_transposed);
         } else {
           sweep_y(b, x, true, b_transposed);
-          sweep(A, x_, b, x, true);
+          sweep(x_lines, b, x, true);
         }
         break;
     }

@@ -17,7 +17,6 @@
 
 #include <vector>
 
-#include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 
 namespace quilt::accel::cpu {
@@ -33,29 +32,36 @@ class LineSmoother final : public Smoother<T> {
               bool x_is_zero) override;
 
  private:
-  /// LU factors of the tridiagonal matrix of every x-line of a matrix (Thomas), stored at the
-  /// row p: the reciprocal pivot 1/u_p, the lower entry scaled by it, l_p/u_p, and the upper one,
-  /// c_p/u_p. With both scaled, each step of the two recurrences is one multiply-add on the
-  /// critical path: y_p = t_p/u_p - (l_p/u_p) y_{p-1}, x_p = y_p - (c_p/u_p) x_{p+1}.
-  struct LineFactors {
-    std::vector<T> inv_pivot, lower, upper;
+  /// The tridiagonal systems of every x-line of one matrix, factorised by the Thomas algorithm,
+  /// and where the sweep reads them: the couplings to the neighbouring lines (bands 0, 1, 2 and
+  /// 6, 7, 8) and the lower entries l_p (band 3) of `coupling`, and per row p the reciprocal
+  /// pivot 1/u_p and the eliminated upper entry c_p/u_p. The forward elimination is
+  /// y_p = t_p/u_p - (l_p/u_p) y_{p-1}, the back substitution x_p = y_p - (c_p/u_p) x_{p+1}: one
+  /// multiply-add each on the critical path (l_p/u_p is formed off it).
+  struct LineSystem {
+    const BandedMatrix<T>* coupling = nullptr;
+    const T* inv_pivot = nullptr;
+    const T* upper = nullptr;
   };
-  /// transposed: A is the grid transpose of the operator (for the messages' node numbers).
-  static LineFactors factorise(const BandedMatrix<T>& A, bool transposed);
-  /// One sweep over all x-lines of A.
-  void sweep(const BandedMatrix<T>& A, const LineFactors& f, const T* b, T* x, bool reverse);
-  void relax_line(const BandedMatrix<T>& A, const LineFactors& f, std::size_t base, int line,
-                  const T* b, T* x);
+  /// Factorises the x-lines of C into inv_pivot and upper (which may alias C's bands 4 and 5,
+  /// read before written). transposed: C is the grid transpose (for the node in messages).
+  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed);
+  /// One sweep over all x-lines of a system.
+  void sweep(const LineSystem& s, const T* b, T* x, bool reverse);
+  void relax_line(const LineSystem& s, std::size_t base, int line, const T* b, T* x);
   /// One sweep over all y-lines of A (x-lines of A'), x transposed in and out.
   void sweep_y(const T* b, T* x, bool reverse, bool b_transposed);
 
   T omega_;
   SweepOrder order_;
   LineDirections directions_;
-  LineFactors x_;           ///< of A (unused for LineDirections::y)
-  BandedMatrix<T> at_;      ///< A' (empty for LineDirections::x)
-  LineFactors y_;           ///< of A'
-  std::vector<T> line_;     ///< right-hand side, then solution, of one line
+  std::vector<T> x_inv_pivot_, x_upper_;  ///< of A's x-lines (empty for LineDirections::y)
+  /// A' with the factors of its x-lines (A's y-lines) in the slots of its diagonal and upper
+  /// band: 9 arrays for everything the y-sweep reads (empty for LineDirections::x).
+  BandedMatrix<T> yt_;
+  LineSystem y_;
+  std::vector<T> line_;     ///< the forward-eliminated right-hand side of one line
+  std::vector<T> ghost_;    ///< zeros: the missing neighbour line of the first and the last line
   std::vector<T> bt_, xt_;  ///< b and x transposed
 };
 
