@@ -338,6 +338,33 @@ def l_shape():
     return mesh
 
 
+def strip(aspect):
+    """Four macros of aspect ratio `aspect` in a row: [0, 1] x [0, 0.25 / aspect].
+
+    Macros 0 and 2 start at their lower left corner, so their local x runs along the long side;
+    macros 1 and 3 start at their lower right corner, so their local x runs along the short side.
+    Both line directions of a line smoother (and both orientations of a shared edge) are used:
+    every element has the macro's aspect ratio, so the strong couplings run along the short side
+    and a one-direction line smoother (trigs-x or trigs-y) has the wrong lines on half the macros.
+    """
+    height = 0.25 / aspect
+    mesh = Mesh(f"strip_ar{aspect}",
+                f"Strip [0,1]x[0,{height!r}] as 4 macros of 0.25 x {height!r} (aspect ratio "
+                f"{aspect}), local x alternately along the long and the short side.")
+    ids = {}
+    for j in range(2):
+        for i in range(5):
+            ids[i, j] = mesh.add_vertex(0.25 * i, height * j)
+    for i in range(4):
+        ll, lr, ur, ul = ids[i, 0], ids[i + 1, 0], ids[i + 1, 1], ids[i, 1]
+        mesh.quads.append((ll, lr, ur, ul) if i % 2 == 0 else (lr, ur, ul, ll))
+    mesh.groups["bottom"] = [(ids[i, 0], ids[i + 1, 0]) for i in range(4)]
+    mesh.groups["right"] = [(ids[4, 0], ids[4, 1])]
+    mesh.groups["top"] = [(ids[i + 1, 1], ids[i, 1]) for i in reversed(range(4))]
+    mesh.groups["left"] = [(ids[0, 1], ids[0, 0])]
+    return mesh
+
+
 # DFG flow around a cylinder (Schaefer & Turek 1996): channel [0, 2.2] x [0, 0.41] minus the
 # disc of radius 0.05 centred at (0.2, 0.2).
 DFG_LENGTH, DFG_HEIGHT = 2.2, 0.41
@@ -410,7 +437,8 @@ def dfg_channel():
 def main():
     for build, domain_area, min_angle in (
             (unit_square_4x2, 1.0, MIN_ANGLE), (unit_square_unstructured, 1.0, MIN_ANGLE),
-            (l_shape, 0.75, MIN_ANGLE), (dfg_channel, dfg_channel_area(), DFG_MIN_ANGLE)):
+            (l_shape, 0.75, MIN_ANGLE), (dfg_channel, dfg_channel_area(), DFG_MIN_ANGLE),
+            (lambda: strip(10), 0.025, MIN_ANGLE), (lambda: strip(100), 0.0025, MIN_ANGLE)):
         mesh = build()
         check(mesh, domain_area, min_angle)
         write_geo(mesh, os.path.join(HERE, mesh.name + ".geo"))
