@@ -8,9 +8,8 @@
 #endif
 
 namespace quilt::accel {
-namespace {
 
-void check_params(const LocalSolverParams& p) {
+void check_local_solver_params(const LocalSolverParams& p) {
   if (p.pre_smooth < 0)
     throw AccelError("solver.local.pre_smooth must be >= 0, got " + std::to_string(p.pre_smooth));
   if (p.post_smooth < 0)
@@ -24,9 +23,12 @@ void check_params(const LocalSolverParams& p) {
   if (p.device < -1)
     throw AccelError("solver.local.device must be -1 (first visible) or a device ordinal, got " +
                      std::to_string(p.device));
+  // The cuda target has the data-parallel Jacobi only so far.
+  if (p.target == Target::cuda && p.smoother != SmootherType::jacobi)
+    throw AccelError("solver.local.smoother = " + to_string(p.smoother) +
+                     " is not available on solver.local.target = cuda yet (it has jacobi: set "
+                     "solver.local.smoother = jacobi)");
 }
-
-}  // namespace
 
 Target parse_target(const std::string& s) {
   if (s == "cpu") return Target::cpu;
@@ -50,13 +52,8 @@ std::string to_string(Precision p) {
 }
 
 std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params) {
-  check_params(params);
+  check_local_solver_params(params);
   if (params.target == Target::cuda) {
-    // The cuda target has the data-parallel Jacobi only so far.
-    if (params.smoother != SmootherType::jacobi)
-      throw AccelError("solver.local.smoother = " + to_string(params.smoother) +
-                       " is not available on solver.local.target = cuda yet (it has jacobi: set "
-                       "solver.local.smoother = jacobi)");
 #ifdef QUILT_HAVE_CUDA
     return make_cuda_local_solver(params);
 #else

@@ -78,6 +78,10 @@ class LocalSolver {
 void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
                         const std::string& who);
 
+/// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a
+/// smoother the target does not have; make_local_solver checks the same.
+void check_local_solver_params(const LocalSolverParams& params);
+
 /// The implementation for params.target / params.precision. Throws AccelError if the cuda target
 /// is asked for without a CUDA build or without a device, before any work is done.
 std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params);

@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 if [ "${QUICK:-0}" = 1 ]; then
   LEVELS="1 2 3"; RANK_LEVEL=2; TABLE_LEVELS="1 2"; NP=2
 else
-  LEVELS="2 3 4 5"; RANK_LEVEL=3; TABLE_LEVELS="2 3 4"; NP=2
+  LEVELS="2 3 4 5 6"; RANK_LEVEL=3; TABLE_LEVELS="2 3 4"; NP=2
 fi
 run() {  # run NAME CONFIG NP ARGS... (a failed run leaves its log and no JSON)
   local name=$1 config=$2 np=$3; shift 3

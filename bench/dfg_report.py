@@ -37,8 +37,8 @@ def order_fit(hs, errs):
 
 
 print("## 2D-1 (Re = 20): functionals against the reference values\n")
-print("| L | DOFs | c_D | err | c_L | err | dp | err | L_a | c_D surf | c_L surf | NL | lin | time [s] |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| L | DOFs | c_D | err | c_L | err | dp | err | L_a | c_D surf | c_L surf | NL | lin | lin/NL | time [s] |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 rows = []
 for L in levels:
     r = load(f"2d1_L{L}")
@@ -50,7 +50,9 @@ for L in levels:
           f"{100 * rel(r, 'lift'):+.2f}% | {r['pressure_difference']:.6f} | "
           f"{100 * rel(r, 'pressure_difference'):+.3f}% | {r['recirculation_length']:.4f} | "
           f"{r['drag_surface']:.4f} | {r['lift_surface']:.4f} | {r['nonlinear_iterations']} | "
-          f"{r['linear_iterations']['total']} | {r['timings']['total']:.1f} |")
+          f"{r['linear_iterations']['total']} | "
+          f"{r['linear_iterations']['total'] / max(1, r['nonlinear_iterations']):.1f} | "
+          f"{r['timings']['total']:.1f} |")
 if len(rows) >= 2:
     hs = [2.0 ** -L for L, _ in rows]
     print("\nconvergence order (least-squares fit of log|error| over log h, levels "

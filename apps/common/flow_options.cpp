@@ -146,25 +146,17 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   else
     config.fail("solver.schur", "'" + schur + "' is not pcd or mass");
   VelocitySmoother& v = p.velocity_smoother;
-  try {
-    v.type = accel::parse_smoother(config.get<std::string>("solver.velocity.smoother"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.velocity.smoother", e.what());
-  }
-  try {
-    v.ordering = accel::parse_sweep_order(config.get<std::string>("solver.velocity.ordering"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.velocity.ordering", e.what());
-  }
+  v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);
+  v.ordering = parse_key(config, "solver.velocity.ordering", accel::parse_sweep_order);
   if (config.has("solver.velocity.damping"))
     v.damping = config.get<double>("solver.velocity.damping");
-  try {
-    accel::check_smoother(v.type, v.ordering, v.damping.value_or(accel::default_damping(v.type)),
-                          "solver.velocity");
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.velocity.smoother", e.what());
-  }
+  check_smoother_keys(config, v.type, v.ordering, v.damping, "solver.velocity");
   const ScarcOptions scarc = read_scarc_options(config, comm);
+  if (scarc.multigrid.local.target == accel::Target::cuda && v.type != accel::SmootherType::jacobi)
+    config.fail("solver.velocity.smoother",
+                accel::to_string(v.type) +
+                    " is not available on solver.local.target = cuda yet (it has jacobi: set "
+                    "solver.velocity.smoother = jacobi)");
   p.multigrid = scarc.multigrid;
   p.coarse_threshold = scarc.coarse_threshold;
   return o;

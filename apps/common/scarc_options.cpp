@@ -63,38 +63,37 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   mg.local_coarse_level = config.get<int>("solver.local.coarse_level");
   if (mg.local_coarse_level < 0) config.fail("solver.local.coarse_level", "must be >= 0");
   auto& local = mg.local;
-  try {
-    local.target = accel::parse_target(config.get<std::string>("solver.local.target"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.target", e.what());
-  }
-  try {
-    local.precision = accel::parse_precision(config.get<std::string>("solver.local.precision"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.precision", e.what());
-  }
-  try {
-    local.smoother = accel::parse_smoother(config.get<std::string>("solver.local.smoother"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.smoother", e.what());
-  }
-  try {
-    local.ordering = accel::parse_sweep_order(config.get<std::string>("solver.local.ordering"));
-  } catch (const accel::AccelError& e) {
-    config.fail("solver.local.ordering", e.what());
-  }
+  local.target = parse_key(config, "solver.local.target", accel::parse_target);
+  local.precision = parse_key(config, "solver.local.precision", accel::parse_precision);
+  local.smoother = parse_key(config, "solver.local.smoother", accel::parse_smoother);
+  local.ordering = parse_key(config, "solver.local.ordering", accel::parse_sweep_order);
   local.pre_smooth = config.get<int>("solver.local.pre_smooth");
   local.post_smooth = config.get<int>("solver.local.post_smooth");
   if (config.has("solver.local.damping"))
     local.damping = config.get<double>("solver.local.damping");
+  check_smoother_keys(config, local.smoother, local.ordering, local.damping, "solver.local");
   local.max_cycles = config.get<int>("solver.local.cycles");
   local.digits = config.get<double>("solver.local.digits");
   local.device = config.get<int>("solver.local.device");
+  try {
+    accel::check_local_solver_params(local);
+  } catch (const accel::AccelError& e) {
+    config.fail("solver.local", e.what());
+  }
   if (local.target == accel::Target::cuda && local.device < 0) {
     const int devices = accel::cuda_device_count();
     if (devices > 0) local.device = comm.node_local_rank() % devices;
   }
   return o;
+}
+
+void check_smoother_keys(const Config& config, accel::SmootherType type, accel::SweepOrder order,
+                         const std::optional<double>& damping, const std::string& keys) {
+  try {
+    accel::check_smoother(type, order, damping.value_or(accel::default_damping(type)), keys);
+  } catch (const accel::AccelError& e) {
+    config.fail(keys + ".smoother", e.what());
+  }
 }
 
 }  // namespace quilt

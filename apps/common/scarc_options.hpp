@@ -3,7 +3,10 @@
 // ScaRC multigrid (solver.mg.*, solver.coarse.*) and the local layer (solver.local.*).
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
+#include "accel/local_solver.hpp"
 #include "io/config.hpp"
 #include "parallel/communicator.hpp"
 #include "solvers/global_multigrid.hpp"
@@ -11,6 +14,22 @@
 namespace quilt {
 
 void declare_scarc_keys(Config& config);
+
+/// The value of a string key turned into an accel enum by `parse` (accel::parse_target, ...); a
+/// value it rejects (AccelError) is a ConfigError naming the key.
+template <class Parse>
+auto parse_key(const Config& config, const std::string& key, Parse parse) {
+  try {
+    return parse(config.get<std::string>(key));
+  } catch (const accel::AccelError& e) {
+    config.fail(key, e.what());
+  }
+}
+
+/// Checks a smoother's type, ordering and damping (accel::check_smoother) when the keys are
+/// read, before any work; `keys` is the section, e.g. "solver.local".
+void check_smoother_keys(const Config& config, accel::SmootherType type, accel::SweepOrder order,
+                         const std::optional<double>& damping, const std::string& keys);
 
 struct ScarcOptions {
   GlobalMultigridParams multigrid;
