@@ -37,6 +37,7 @@
 #include "flow/boundary_conditions.hpp"
 #include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_operators.hpp"
+#include "flow/pressure_laplacian.hpp"
 #include "solvers/global_multigrid.hpp"
 #include "solvers/solver_error.hpp"
 
@@ -265,21 +266,6 @@ LevelHierarchy velocity_hierarchy(const Flow& f, int L, bool convection, const C
       hybrid ? MacroAssembler(convection_part) : MacroAssembler());
 }
 
-/// The pressure Laplacian A_p of the PCD preconditioner: Dirichlet on the do-nothing parts
-/// (flow/navier_stokes_solver.cpp), with the small mass shift of an enclosed flow.
-LevelHierarchy pressure_laplacian(const Flow& f, int L, const Communicator& comm) {
-  const CoarseMesh& mesh = f.result.mesh.mesh;
-  std::vector<bool> outflow(mesh.part_names.size(), false);
-  for (const auto& c : parse_velocity_conditions(mesh, f.params.conditions))
-    if (!c.dirichlet()) outflow[c.part] = true;
-  const bool enclosed = std::find(outflow.begin(), outflow.end(), true) == outflow.end();
-  return LevelHierarchy(f.result.mesh, comm, L, outflow,
-                        [enclosed](const MacroGeometry& g, BandedMatrix<double>& A, int m) {
-                          add_laplacian(g, A, m);
-                          if (enclosed) add_mass(g, A, m, 1e-4);
-                        });
-}
-
 /// Hybrid coarse levels: Galerkin products of the diffusion part D, plus the rediscretised
 /// convection and SUPG part A_k - D_k of every coarser level (local matrices throughout).
 LocalLevels hybrid_levels(const LevelHierarchy& full, const LevelHierarchy& diffusion, int L) {
@@ -404,7 +390,7 @@ int run(int argc, char** argv, const Communicator& comm) {
       for (bool hybrid : {false, true})
         scarc_rate(f->name + ", velocity", velocity_hierarchy(*f, L, true, comm, hybrid), velocity,
                    f->params.coarse_threshold, hybrid ? "hybrid" : "Galerkin", comm);
-      scarc_rate(f->name + ", pressure Laplacian", pressure_laplacian(*f, L, comm),
+      scarc_rate(f->name + ", pressure Laplacian", pressure_laplacian(f->result.mesh, comm, L),
                  f->params.multigrid, f->params.coarse_threshold, "Galerkin", comm);
     }
   }

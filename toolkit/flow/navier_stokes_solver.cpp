@@ -8,6 +8,7 @@
 #include "fem/scalar_assembly.hpp"
 #include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_system.hpp"
+#include "flow/pressure_laplacian.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "mesh/msh_reader.hpp"
 #include "solvers/solver_error.hpp"
@@ -78,33 +79,18 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
   result.level = L;
   result.dofs = 3 * GlobalNumbering(dm.mesh, L).size();
 
-  // The pressure Laplacian A_p of the PCD Schur approximation, set up once: Dirichlet on the
-  // outflow parts (Elman, Silvester & Wathen 2014, sec. 9.2); an enclosed flow has none, and a
-  // small mass shift eps M_p (eps = 1e-4, far below the smallest nonzero Neumann eigenvalue
-  // ~pi^2 of a unit-sized domain) makes A_p invertible without changing it elsewhere. The
-  // constant mode it amplifies is annihilated by F_p.
-  std::vector<bool> pressure_dirichlet(dm.mesh.part_names.size(), false);
-  for (const auto& c : conditions)
-    if (!c.dirichlet()) pressure_dirichlet[c.part] = true;
-  const double shift = bc.has_natural_outflow ? 0.0 : 1e-4;
-  std::optional<LevelHierarchy> pressure_laplacian;
+  // The pressure Laplacian A_p of the PCD Schur approximation, set up once.
+  std::optional<LevelHierarchy> laplacian;
   std::optional<GlobalMultigrid> pressure_mg;
   if (params.schur == SchurApproximation::pcd) {
-    pressure_laplacian.emplace(
-        dm, comm, L, pressure_dirichlet,
-        [shift](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
-          add_laplacian(g, A, m);
-          if (shift > 0) add_mass(g, A, m, shift);
-        });
-    pressure_mg.emplace(*pressure_laplacian, mg);
+    laplacian.emplace(pressure_laplacian(dm, comm, L));
+    pressure_mg.emplace(*laplacian, mg);
   }
   // Macro edges on the domain boundary, for the inflow Robin term of F_p.
   std::vector<std::array<bool, 4>> boundary_edges(macros);
   for (int m = 0; m < macros; ++m)
     for (int k = 0; k < 4; ++k)
       boundary_edges[m][k] = dm.mesh.edge_part[dm.mesh.cell_edges[dm.macros[m]][k]] >= 0;
-  StabilisationParams no_supg = params.stabilisation;
-  no_supg.supg_scale = 0.0;
 
   std::vector<double> viscosities = params.continuation;
   viscosities.push_back(params.nu);
@@ -144,8 +130,8 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
                                             force_y, h.data() + m * nn, h.data() + N + m * nn,
                                             h.data() + 2 * N + m * nn);
               if (Fp.macros > 0) {
-                add_pressure_convection_diffusion(g, wm, nu, convection, no_supg, boundary_edges[m],
-                                                  Fp, m);
+                add_pressure_convection_diffusion(g, wm, nu, convection, params.stabilisation,
+                                                  boundary_edges[m], Fp, m);
                 if (inverse_dtau > 0) add_lumped_mass(g, Fp, m, inverse_dtau);
               }
             } else
@@ -170,8 +156,7 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
       ScaledPressureMass scaled_mass(lumped_mass, nu);
       std::optional<PressureConvectionDiffusion> pcd;
       if (params.schur == SchurApproximation::pcd)
-        pcd.emplace(*pressure_mg, Fp, *hierarchy.level(L).shared, lumped_mass,
-                    pressure_laplacian->level(L).dirichlet, nu);
+        pcd.emplace(*pressure_mg, Fp, *hierarchy.level(L).shared, lumped_mass, nu);
       PressureSchurApproximation& schur =
           pcd ? static_cast<PressureSchurApproximation&>(*pcd) : scaled_mass;
       SchurComplementPreconditioner preconditioner(system, multigrid, schur);
