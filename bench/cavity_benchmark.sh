@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Driven-cavity figures of the Navier-Stokes issue, in one run (design.md §9):
+# Driven-cavity figures of the Navier-Stokes issue, in one run (docs/design.md §9):
 #  - Re = 100, L = 4..8: kinetic energy, centreline deviation from Ghia et al., iterations;
 #  - linear iterations per nonlinear step L = 5 vs L = 8; ranks 1, 2, 4, 8; float vs double;
 #  - the FEAST NS paper's Table 2/3 layout for Stokes and Re = 100 (cpu target);
 #  - Re = 1000, L = 7 against Botella & Peyret and Bruneau & Saad.
 # Usage: bench/cavity_benchmark.sh [build-dir] [reference-dir]
-#   QUICK=1 for small levels (smoke run); the reference dir defaults to ../shared/reference.
+#   QUICK=1 for small levels (smoke run); the reference dir defaults to docs/reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-build}/bin/quilt-flow
-REF=${2:-../shared/reference}
+REF=${2:-docs/reference}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"

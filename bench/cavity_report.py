@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Tables of bench/cavity_benchmark.sh from its JSON results (quilt-flow --results)."""
+"""Tables of bench/cavity_benchmark.sh from its JSON results (quilt-flow --results).
+
+Usage: cavity_report.py OUT REF LEVELS TABLE_LEVELS RANK_LEVEL RE1000_LEVEL, with REF the folder
+of the published reference values (docs/reference: ghia_*.csv, botella_re1000_*.csv,
+cavity_scalars.csv; '#' lines are comments naming the source).
+"""
 import csv
 import json
 import os
@@ -15,11 +20,23 @@ def load(name):
         return json.load(f)
 
 
-def reference(name, column):
+def read_csv(name):
+    """Rows of a reference CSV as dicts; lines starting with '#' are comments."""
     with open(os.path.join(ref, name)) as f:
-        rows = list(csv.DictReader(f))
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def reference(name, column):
+    rows = read_csv(name)
     key = list(rows[0].keys())[0]
     return {round(float(r[key]), 4): float(r[column]) for r in rows}
+
+
+def scalar(re, quantity):
+    for r in read_csv("cavity_scalars.csv"):
+        if int(r["re"]) == re and r["quantity"] == quantity:
+            return float(r["value"])
+    raise KeyError(f"cavity_scalars.csv has no {quantity} at Re = {re}")
 
 
 def deviation(profile, table):
@@ -80,7 +97,8 @@ r = load(f"re1000_L{re1000_level}")
 bu = reference("botella_re1000_u.csv", "u")
 bv = reference("botella_re1000_v.csv", "v")
 ke = r["kinetic_energy"]
+ke_ref = scalar(1000, "kinetic_energy")
 print(f"\n## Re = 1000, L = {re1000_level} ({r['dofs']} DOFs, {r['ranks']} ranks)\n")
 print(f"max |u - Botella| = {deviation(r['centerline_u'], bu):.4f}, max |v - Botella| = {deviation(r['centerline_v'], bv):.4f} (target 0.01)")
-print(f"kinetic energy {ke:.6f} vs Bruneau & Saad 0.044503: {100 * (ke / 0.044503 - 1):+.2f}% (target 1%)")
+print(f"kinetic energy {ke:.6f} vs Bruneau & Saad {ke_ref}: {100 * (ke / ke_ref - 1):+.2f}% (target 1%)")
 print(f"{r['nonlinear_iterations']} nonlinear steps (continuation 100, 400), {r['linear_iterations']['total']} linear iterations, {r['timings']['total']:.0f} s")

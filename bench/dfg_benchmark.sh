@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# DFG flow-around-a-cylinder figures of the DFG issue, in one run (design.md §9,
-# ../shared/reference/dfg_cylinder.md):
+# DFG flow-around-a-cylinder figures of the DFG issue, in one run (docs/design.md §9; reference
+# values from docs/reference/dfg_cylinder.csv):
 #  - 2D-1 (Re = 20) over levels: c_D, c_L, dp, L_a with their errors against the reference
 #    values, iterations, time, and a fit of the convergence order;
 #  - the same solution on 1, 2, 4 and 8 ranks;
 #  - the FEAST paper's Table 4 layout (R_ass, R_lin, R_acc, S_max) for steady Re = 100 (1 rank,
 #    cpu target; pseudo-time continuation as set in the config).
-# Usage: bench/dfg_benchmark.sh [build-dir]   (QUICK=1: small levels, a smoke run)
+# Usage: bench/dfg_benchmark.sh [build-dir] [reference-dir]
+#   QUICK=1 for small levels (smoke run); the reference dir defaults to docs/reference.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-build}/bin/quilt-flow
+REF=${2:-docs/reference}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
@@ -28,6 +30,6 @@ for np in 1 2 4 8; do run "ranks${np}_L$RANK_LEVEL" apps/configs/dfg_2d1.ini $np
 for L in $TABLE_LEVELS; do
   run "re100_L$L" apps/configs/dfg_re100_steady.ini 1 --mesh.level=$L
 done
-python3 bench/dfg_report.py "$OUT" "$LEVELS" $RANK_LEVEL "$TABLE_LEVELS"
+python3 bench/dfg_report.py "$OUT" "$LEVELS" $RANK_LEVEL "$TABLE_LEVELS" "$REF"
 echo
 echo "(JSON results and logs in $OUT)"

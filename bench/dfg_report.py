@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
-"""Tables of bench/dfg_benchmark.sh from its JSON results (quilt-flow --results)."""
+"""Tables of bench/dfg_benchmark.sh from its JSON results (quilt-flow --results).
+
+Usage: dfg_report.py OUT LEVELS RANK_LEVEL TABLE_LEVELS [REF], with REF the folder of the published
+reference values (default: docs/reference of this repository; dfg_cylinder.csv there).
+"""
+import csv
 import json
 import math
 import os
 import sys
 
 out, levels, rank_level, table_levels = sys.argv[1:5]
+ref_dir = sys.argv[5] if len(sys.argv) > 5 else \
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "reference")
 levels = [int(l) for l in levels.split()]
 table_levels = [int(l) for l in table_levels.split()]
 
-# ../shared/reference/dfg_cylinder.md: 2D-1 (Nabh 1998; John 2016, Example D.5).
-REF = {"drag": 5.57953523384, "lift": 0.010618948146, "pressure_difference": 0.11752016697}
-LA_INTERVAL = (0.0842, 0.0852)
+# docs/reference/dfg_cylinder.csv, case 2D-1: c_D, c_L, dp (Nabh 1998; John 2016, Example D.5)
+# and the 1996 interval of L_a ('#' lines are comments).
+with open(os.path.join(ref_dir, "dfg_cylinder.csv")) as f:
+    REF_ROWS = {r["quantity"]: r for r in csv.DictReader(l for l in f if not l.startswith("#"))
+                if r["case"] == "2D-1"}
+REF = {key: float(REF_ROWS[quantity]["value"])
+       for key, quantity in (("drag", "c_D"), ("lift", "c_L"), ("pressure_difference", "dp"))}
+LA_INTERVAL = (float(REF_ROWS["L_a"]["interval_min"]), float(REF_ROWS["L_a"]["interval_max"]))
 
 
 def load(name):
