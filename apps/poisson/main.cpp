@@ -26,7 +26,7 @@ void declare_keys(Config& config) {
   // clang-format off
   config.keys()
     ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-     "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
+     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals)")
     ("mesh.level", po::value<int>()->default_value(6), "refinement level L (2^L x 2^L elements per macro)")
     ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")

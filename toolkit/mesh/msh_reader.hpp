@@ -5,11 +5,13 @@
 
 namespace quilt {
 
-/// Reads a Gmsh MSH 2.2 ASCII file (gmsh -format msh22): $MeshFormat, $PhysicalNames, $Nodes,
-/// $Elements. Quadrilaterals (type 3) become macros, lines (type 1) with a named physical tag
-/// become boundary edges, points (type 15) are ignored; any other element type, a binary file or
-/// another version is a MeshError naming the file and line. Vertices are renumbered densely in
-/// file order. Calls build_topology().
+/// Reads a Gmsh MSH 2.2 or 4.1 ASCII file (gmsh -format msh22 / -format msh41, the version
+/// named in $MeshFormat): $MeshFormat, $PhysicalNames, $Nodes, $Elements and, for 4.1,
+/// $Entities. Quadrilaterals (type 3) become macros, lines (type 1) with a named physical line
+/// tag (4.1: the tag of their curve entity) become boundary edges of that part, points (type 15)
+/// are ignored; any other element type, a binary file, another version or 4.1 parametric nodes
+/// is a MeshError naming the file and line. Vertices are renumbered densely, in file order
+/// (2.2) or ascending node tag order (4.1). Calls build_topology().
 CoarseMesh read_msh(const std::string& path);
 
 }  // namespace quilt
