@@ -22,10 +22,11 @@ constexpr const char* kGhiaX =
 
 void declare_flow_keys(Config& config) {
   const VelocitySmoother velocity;  // the defaults
+  const NavierStokesParams defaults;
   // clang-format off
   config.keys()
     ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-     "coarse mesh (Gmsh MSH 2.2 ASCII, quadrilaterals)")
+     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals)")
     ("mesh.level", po::value<int>()->default_value(5), "refinement level L")
     ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
@@ -47,7 +48,12 @@ void declare_flow_keys(Config& config) {
     ("nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")
     ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
     ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
-    ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the fixed-point update")
+    ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the Picard update")
+    ("nonlinear.method", po::value<std::string>()->default_value("auto"),
+     "linearisation: picard (Oseen operator) | newton (Jacobian, line search) | auto (Picard, then "
+     "Newton once the residual fell by nonlinear.newton_switch)")
+    ("nonlinear.newton_switch", po::value<double>()->default_value(defaults.newton_switch),
+     "auto: the relative residual |r_k| / |r_0| below which Newton takes over")
     ("nonlinear.pseudo_time_step", po::value<double>()->default_value(0.0),
      "dtau_0 of the pseudo-time continuation (M / dtau added to the correction solve); 0: none")
     ("nonlinear.pseudo_time_step_max", po::value<double>()->default_value(0.0),
@@ -126,6 +132,18 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   p.nonlinear_abs_tol = config.get<double>("nonlinear.abs_tol");
   p.nonlinear_max_iter = config.get<int>("nonlinear.max_iter");
   p.nonlinear_damping = config.get<double>("nonlinear.damping");
+  const auto method = config.get<std::string>("nonlinear.method");
+  if (method == "picard")
+    p.nonlinear_method = NonlinearMethod::picard;
+  else if (method == "newton")
+    p.nonlinear_method = NonlinearMethod::newton;
+  else if (method == "auto")
+    p.nonlinear_method = NonlinearMethod::automatic;
+  else
+    config.fail("nonlinear.method", "'" + method + "' is not picard, newton or auto");
+  p.newton_switch = config.get<double>("nonlinear.newton_switch");
+  if (!(p.newton_switch > 0 && p.newton_switch <= 1))
+    config.fail("nonlinear.newton_switch", "must be in (0, 1]");
   p.pseudo_time_step = config.get<double>("nonlinear.pseudo_time_step");
   if (p.pseudo_time_step < 0) config.fail("nonlinear.pseudo_time_step", "must be >= 0");
   if (const double cap = config.get<double>("nonlinear.pseudo_time_step_max"); cap > 0)

@@ -33,14 +33,14 @@ int run(int argc, char** argv, const Communicator& comm) {
 
   if (comm.rank() == 0)
     std::printf(
-        "quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n%6s %10s %12s %6s %10s %8s %10s\n",
+        "quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n%6s %10s %12s %6s %6s %10s %8s %10s\n",
         p.mesh_file.c_str(), p.level, re, p.nu, p.stokes ? ", Stokes" : "", comm.size(), "step",
-        "Re", "residual", "lin.it", "lin.red", "time[s]", "dtau");
+        "Re", "residual", "method", "lin.it", "lin.red", "time[s]", "dtau");
   NavierStokesResult r = solve_navier_stokes(p, comm, [&](const NonlinearStep& s) {
     if (comm.rank() == 0)
-      std::printf("%6d %10.4g %12.4e %6d %10.3e %8.3f %10.3g\n", s.step, options.reynolds(s.nu),
-                  s.residual, s.linear_iterations, s.linear_reduction, s.seconds,
-                  s.pseudo_time_step);
+      std::printf("%6d %10.4g %12.4e %6s %6d %10.3e %8.3f %10.3g\n", s.step, options.reynolds(s.nu),
+                  s.residual, s.linear_iterations == 0 ? "-" : (s.newton ? "newton" : "picard"),
+                  s.linear_iterations, s.linear_reduction, s.seconds, s.pseudo_time_step);
   });
 
   const double energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);

@@ -53,6 +53,9 @@ void gather(const MacroGeometry& g, const MacroVelocity& w, bool convection, int
 struct ElementStabilisation {
   double tau = 0.0;    ///< PSPG parameter tau_K
   double delta = 0.0;  ///< SUPG parameter delta_K (0 without convection)
+  /// d tau_K / d w_j and d delta_K / d w_j with w the centre velocity, h_K held fixed (exact
+  /// for the isotropic h_K; the streamline h_K's dependence on the direction of w is left out).
+  std::array<double, 2> dtau{}, ddelta{};
 };
 
 /// tau_K and delta_K of the header (Tezduyar & Osawa 2000; Apel, Knopp & Lube 2008):
@@ -87,7 +90,13 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
   const double advective = 2.0 * speed / h;
   const double diffusive = 4.0 * nu / (h * h);
   const double scale = 1.0 / std::sqrt(advective * advective + diffusive * diffusive);
-  return {stab.pspg_scale * scale, convection ? stab.supg_scale * scale : 0.0};
+  // d scale / d w_j = -scale^3 (2 |w| / h) (2 / h) w_j / |w| = -4 scale^3 w_j / h^2.
+  const double dscale = -4.0 * scale * scale * scale / (h * h);
+  const double supg = convection ? stab.supg_scale : 0.0;
+  return {stab.pspg_scale * scale,
+          supg * scale,
+          {stab.pspg_scale * dscale * wc1, stab.pspg_scale * dscale * wc2},
+          {supg * dscale * wc1, supg * dscale * wc2}};
 }
 
 /// Values at one quadrature point shared by every block: the Q1 basis, the weight w det J and
@@ -223,6 +232,76 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
       Fp.at(diagonal, m, b) -= 0.5 * wn * length;
     }
   }
+}
+
+void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
+                       const StabilisationParams& stab, const ScalarFunction& f1,
+                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m) {
+  const int n = g.n;
+  const auto rule = gauss2x2();
+  ElementData d;
+  Element4 pe{};
+  std::array<std::array<ElementMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
+  std::array<ElementMatrix, 2> eb{};
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, true, i, j, d);
+      for (int a = 0; a < 4; ++a) pe[a] = p[node_index(n, i, j, a)];
+      const ElementStabilisation s = element_stabilisation(d, nu, true, stab);
+      nb = {};
+      eb = {};
+      // int_K R_c (w.grad) phi_r and int_K R . grad psi_r: what d delta_K and d tau_K multiply.
+      std::array<Element4, 2> supg_moment{};
+      Element4 pspg_moment{};
+      for (const auto& gp : rule) {
+        const FlowPoint f = flow_point(d, gp);
+        const auto& phi = f.q.phi;
+        const std::array<const Element4*, 2> dphi{&f.q.dphi_dx, &f.q.dphi_dy};
+        // grad_u[i][k] = d_k u_i, the velocity w and the residual R at the Gauss point.
+        double grad_u[2][2] = {}, wq[2] = {}, grad_p[2] = {};
+        for (int a = 0; a < 4; ++a) {
+          const double ua[2] = {d.w1[a], d.w2[a]};
+          for (int c = 0; c < 2; ++c) {
+            wq[c] += phi[a] * ua[c];
+            grad_p[c] += (*dphi[c])[a] * pe[a];
+            for (int k = 0; k < 2; ++k) grad_u[c][k] += (*dphi[k])[a] * ua[c];
+          }
+        }
+        const double force[2] = {f1 ? f1(f.q.x, f.q.y) : 0.0, f2 ? f2(f.q.x, f.q.y) : 0.0};
+        double residual[2];
+        for (int c = 0; c < 2; ++c)
+          residual[c] = wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
+        for (int r = 0; r < 4; ++r) {
+          for (int c = 0; c < 2; ++c) supg_moment[c][r] += f.weight * residual[c] * f.conv[r];
+          pspg_moment[r] +=
+              f.weight * (residual[0] * f.q.dphi_dx[r] + residual[1] * f.q.dphi_dy[r]);
+          const double test = phi[r] + s.delta * f.conv[r];
+          for (int t = 0; t < 4; ++t)
+            for (int k = 0; k < 2; ++k) {  // trial phi_t e_k
+              const double dk_r = (*dphi[k])[r];
+              for (int c = 0; c < 2; ++c)
+                nb[c][k][r][t] +=
+                    f.weight * phi[t] * (grad_u[c][k] * test + s.delta * residual[c] * dk_r);
+              eb[k][r][t] += f.weight * s.tau * phi[t] *
+                             (grad_u[0][k] * f.q.dphi_dx[r] + grad_u[1][k] * f.q.dphi_dy[r]);
+            }
+        }
+      }
+      // The parameters' own derivative: w_K is the mean of the 4 vertex values, d w_K / d u_t =
+      // 1/4.
+      for (int r = 0; r < 4; ++r)
+        for (int t = 0; t < 4; ++t)
+          for (int k = 0; k < 2; ++k) {
+            for (int c = 0; c < 2; ++c) nb[c][k][r][t] += 0.25 * s.ddelta[k] * supg_moment[c][r];
+            eb[k][r][t] += 0.25 * s.dtau[k] * pspg_moment[r];
+          }
+      scatter(nb[0][0], i, j, *blocks.N11, m);
+      scatter(nb[0][1], i, j, *blocks.N12, m);
+      scatter(nb[1][0], i, j, *blocks.N21, m);
+      scatter(nb[1][1], i, j, *blocks.N22, m);
+      scatter(eb[0], i, j, *blocks.E1, m);
+      scatter(eb[1], i, j, *blocks.E2, m);
+    }
 }
 
 void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,

@@ -103,6 +103,29 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m);
 
+/// The Newton part of the Jacobian of one macro (type-0 blocks, slot m): the derivative of the
+/// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p), with
+/// tau_K and delta_K frozen at w. For the trial function phi_t e_j (j = 1, 2) and the test
+/// functions phi_r (momentum row i) and psi_r (continuity):
+///   N_ij = ((phi_t e_j . grad) u_i, phi_r + delta_K (w.grad) phi_r) + delta_K (R_i, phi_t d_j
+///   phi_r) E_j  = tau_K (phi_t sum_i d_j u_i, d_i psi_r)
+/// with R = (w.grad) w + grad p - f the element residual (viscous term dropped as in the Oseen
+/// blocks): the reaction term, the linearised SUPG test function and the linearised PSPG
+/// convection. The Jacobian is then [A + N11, N12, B1; N21, A + N22, B2; D1 + E1, D2 + E2, C].
+/// All terms at 2x2 Gauss, f included (the load uses 3x3: with a body force the Jacobian is
+/// exact up to that quadrature difference).
+struct NewtonBlocks {
+  accel::BandedMatrix<double>* N11;
+  accel::BandedMatrix<double>* N12;
+  accel::BandedMatrix<double>* N21;
+  accel::BandedMatrix<double>* N22;
+  accel::BandedMatrix<double>* E1;
+  accel::BandedMatrix<double>* E2;
+};
+void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
+                       const StabilisationParams& stab, const ScalarFunction& f1,
+                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m);
+
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.
 void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,

@@ -38,6 +38,10 @@ struct VelocitySmoother {
   std::optional<double> damping;  ///< empty: accel::default_damping(type)
 };
 
+/// The linearisation of each nonlinear step: the Oseen (Picard) operator K(v_k), the Jacobian
+/// (Newton), or Picard until the residual has fallen by newton_switch, then Newton.
+enum class NonlinearMethod { picard, newton, automatic };
+
 /// How step (3) of the Schur-complement preconditioner approximates S^{-1}.
 enum class SchurApproximation { mass, pcd };
 
@@ -55,8 +59,10 @@ struct NavierStokesParams {
   double nonlinear_rel_tol = 1e-8;   ///< |h - K(v)v| <= rel |r_0| ...
   double nonlinear_abs_tol = 1e-12;  ///< ... or <= abs
   int nonlinear_max_iter = 100;
-  double nonlinear_damping = 1.0;  ///< omega
-  double pseudo_time_step = 0;     ///< dtau_0; 0: none (plain fixed point)
+  double nonlinear_damping = 1.0;  ///< omega of the Picard steps
+  NonlinearMethod nonlinear_method = NonlinearMethod::automatic;
+  double newton_switch = 1e-2;  ///< automatic: Newton once |r_k| <= newton_switch |r_0|
+  double pseudo_time_step = 0;  ///< dtau_0; 0: none (plain fixed point)
   double pseudo_time_step_max = std::numeric_limits<double>::infinity();  ///< dtau_max
 
   KrylovMethod linear_method = KrylovMethod::bicgstab;
@@ -78,6 +84,8 @@ struct NonlinearStep {
   double nu = 0;
   double residual = 0;          ///< |h - K(v_k) v_k| before the step
   double pseudo_time_step = 0;  ///< dtau_k of the correction (0: none)
+  bool newton = false;          ///< the correction solved the Jacobian, not K(v_k)
+  double step_length = 1.0;     ///< lambda of the update v_k + lambda c_k (line search)
   int linear_iterations = 0;
   double linear_reduction = 0;
   double seconds = 0;  ///< wall time of the step

@@ -7,9 +7,10 @@
 namespace quilt {
 
 NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks,
-                                       bool fix_pressure_mean)
+                                       bool fix_pressure_mean, const NewtonCoupling* newton)
     : velocity_(&velocity),
       blocks_(&blocks),
+      newton_(newton),
       fix_pressure_mean_(fix_pressure_mean),
       block_(velocity.matrix.rows()),
       scratch_(velocity.matrix.rows()) {
@@ -40,6 +41,20 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
   for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
   accel::cpu::spmv(b.D2, x2, t);
   for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
+  if (newton_) {  // the Jacobian's reaction and linearised stabilisation terms
+    struct Term {
+      const accel::BandedMatrix<double>* M;
+      const double* x;
+      double* y;
+    };
+    const NewtonCoupling& c = *newton_;
+    const Term terms[] = {{&c.N11, x1, y1}, {&c.N12, x2, y1}, {&c.N21, x1, y2},
+                          {&c.N22, x2, y2}, {&c.E1, x1, yp},  {&c.E2, x2, yp}};
+    for (const Term& term : terms) {
+      accel::cpu::spmv(*term.M, term.x, t);
+      for (std::size_t i = 0; i < N; ++i) term.y[i] += t[i];
+    }
+  }
   const SharedNodes& shared = *velocity_->shared;
   shared.sum(y1);
   shared.sum(y2);

@@ -4,6 +4,7 @@
 // lower block-triangular Schur-complement preconditioner (design.md §8; Turek 1999, ch. 3).
 
 #include "accel/banded_matrix.hpp"
+#include "flow/navier_stokes_operators.hpp"
 #include "parallel/shared_nodes.hpp"
 #include "solvers/global_multigrid.hpp"
 #include "solvers/level_hierarchy.hpp"
@@ -20,12 +21,28 @@ struct FlowBlocks {
       : B1(macros, n), B2(macros, n), D1(macros, n), D2(macros, n), C(macros, n) {}
 };
 
+/// The Newton part of the Jacobian on this rank's macros, finest level (type-0;
+/// add_newton_blocks).
+struct NewtonCoupling {
+  accel::BandedMatrix<double> N11, N12, N21, N22, E1, E2;
+  NewtonCoupling(int macros, int n)
+      : N11(macros, n),
+        N12(macros, n),
+        N21(macros, n),
+        N22(macros, n),
+        E1(macros, n),
+        E2(macros, n) {}
+  NewtonBlocks blocks() { return {&N11, &N12, &N21, &N22, &E1, &E2}; }
+};
+
+/// K(w), or with `newton` the Jacobian K(w) + N(w, p) of the residual at (w, p).
 class NavierStokesSystem final : public LinearOperator {
  public:
   /// velocity: the finest level of the velocity hierarchy (A, shared nodes, Dirichlet mask).
   /// fix_pressure_mean: the velocity is prescribed on the whole boundary, so p is determined up
   /// to a constant and K is singular; the filter then removes the mean from pressure defects.
-  NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks, bool fix_pressure_mean);
+  NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks, bool fix_pressure_mean,
+                     const NewtonCoupling* newton = nullptr);
 
   std::size_t size() const override { return 3 * block_; }
   std::size_t block_size() const { return block_; }
@@ -45,6 +62,7 @@ class NavierStokesSystem final : public LinearOperator {
  private:
   const GlobalLevel* velocity_;
   const FlowBlocks* blocks_;
+  const NewtonCoupling* newton_;
   bool fix_pressure_mean_;
   std::size_t block_;
   double global_nodes_ = 0;
