@@ -310,3 +310,31 @@ TEST(NavierStokes, NewtonConvergesQuadratically) {
   for (std::size_t k = 1; k < contraction.size(); ++k)
     EXPECT_LT(contraction[k], 0.1 * contraction[k - 1]) << "step " << k;
 }
+
+// Newton from rest at Re = 400 and 1000 (cavity, L = 3): far from the solution the full Newton
+// step can raise the residual; the line search must then shorten it. Every accepted step
+// satisfies the Armijo condition |r_{k+1}| <= (1 - 1e-4 lambda_k) |r_k| unless the search ran
+// down to its shortest step (1/32), and the iteration converges.
+TEST(NavierStokes, NewtonLineSearchDecreasesTheResidual) {
+  const Communicator comm;
+  int shortened = 0;
+  for (double re : {400.0, 1000.0}) {
+    NavierStokesParams p = cavity(3, re);
+    p.nonlinear_method = NonlinearMethod::newton;
+    p.linear_method = KrylovMethod::fgmres;
+    p.linear.max_iter = 100;
+    p.linear.restart = 100;
+    p.nonlinear_max_iter = 80;
+    const NavierStokesResult r = solve_navier_stokes(p, comm);
+    ASSERT_TRUE(r.converged) << "Re = " << re;
+    for (std::size_t k = 0; k + 1 < r.steps.size(); ++k) {
+      const NonlinearStep& s = r.steps[k];
+      if (s.step_length < 1.0) ++shortened;
+      if (s.step_length > 1.0 / 32) {
+        EXPECT_LE(r.steps[k + 1].residual, (1 - 1e-4 * s.step_length) * s.residual)
+            << "Re = " << re << ", step " << k;
+      }
+    }
+  }
+  EXPECT_GT(shortened, 0) << "no step was shortened: the test no longer exercises the search";
+}
