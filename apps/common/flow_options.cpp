@@ -94,7 +94,7 @@ std::vector<double> config_numbers(const Config& config, const std::string& key)
   std::istringstream in(config.get<std::string>(key));
   std::vector<double> values;
   double v;
-  while (in >> v) values.push_back(v);
+  while (in >> v) values.push_back(config.check(key, v, Range<double>::any()));
   if (!in.eof()) config.fail(key, "expected a list of numbers");
   return values;
 }
@@ -103,35 +103,33 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   FlowOptions o;
   NavierStokesParams& p = o.params;
   p.mesh_file = config.get<std::string>("mesh.file");
-  p.level = config.get<int>("mesh.level");
-  if (p.level < 1 || p.level > 11) config.fail("mesh.level", "must be in 1..11");
+  p.level = config.get("mesh.level", Range<int>::closed(1, 11));
   if (config.has("mesh.chart")) p.charts = config.get<std::vector<std::string>>("mesh.chart");
   if (!config.has("boundary.condition"))
     config.fail("boundary.condition", "no boundary conditions given");
   p.conditions = config.get<std::vector<std::string>>("boundary.condition");
-  o.reference_velocity = config.get<double>("flow.reference_velocity");
-  o.reference_length = config.get<double>("flow.reference_length");
-  auto viscosity_of = [&](double re) {
-    if (!(re > 0)) config.fail("flow.re", "Reynolds numbers must be > 0");
-    return o.reference_velocity * o.reference_length / re;
-  };
-  p.nu = config.get<double>("flow.viscosity") > 0 ? config.get<double>("flow.viscosity")
-                                                  : viscosity_of(config.get<double>("flow.re"));
-  for (double re : config_numbers(config, "flow.continuation"))
-    p.continuation.push_back(viscosity_of(re));
+  o.reference_velocity = config.get("flow.reference_velocity", Range<double>::above(0));
+  o.reference_length = config.get("flow.reference_length", Range<double>::above(0));
+  const Range<double> reynolds = Range<double>::above(0);
+  auto viscosity_of = [&](double re) { return o.reference_velocity * o.reference_length / re; };
+  const double viscosity = config.get("flow.viscosity", Range<double>::at_least(0));  // 0: flow.re
+  const double re = config.get("flow.re", reynolds);
+  p.nu = viscosity > 0 ? viscosity : viscosity_of(re);
+  for (double re_k : config_numbers(config, "flow.continuation"))
+    p.continuation.push_back(viscosity_of(config.check("flow.continuation", re_k, reynolds)));
   p.stokes = config.get<bool>("flow.stokes");
-  p.stabilisation.supg_scale = config.get<double>("stabilisation.supg");
-  p.stabilisation.pspg_scale = config.get<double>("stabilisation.pspg");
-  if (!(p.stabilisation.pspg_scale > 0)) config.fail("stabilisation.pspg", "must be > 0 for Q1/Q1");
+  p.stabilisation.supg_scale = config.get("stabilisation.supg", Range<double>::at_least(0));
+  // > 0: Q1/Q1 needs the pressure stabilisation.
+  p.stabilisation.pspg_scale = config.get("stabilisation.pspg", Range<double>::above(0));
   const auto element_size = config.get<std::string>("stabilisation.element_size");
   if (element_size == "streamline")
     p.stabilisation.element_size = ElementSize::streamline;
   else if (element_size != "isotropic")
     config.fail("stabilisation.element_size", "expected isotropic or streamline");
-  p.nonlinear_rel_tol = config.get<double>("nonlinear.rel_tol");
-  p.nonlinear_abs_tol = config.get<double>("nonlinear.abs_tol");
-  p.nonlinear_max_iter = config.get<int>("nonlinear.max_iter");
-  p.nonlinear_damping = config.get<double>("nonlinear.damping");
+  p.nonlinear_rel_tol = config.get("nonlinear.rel_tol", Range<double>::above(0));
+  p.nonlinear_abs_tol = config.get("nonlinear.abs_tol", Range<double>::at_least(0));
+  p.nonlinear_max_iter = config.get("nonlinear.max_iter", Range<int>::at_least(1));
+  p.nonlinear_damping = config.get("nonlinear.damping", Range<double>::open(0, 2));
   const auto method = config.get<std::string>("nonlinear.method");
   if (method == "picard")
     p.nonlinear_method = NonlinearMethod::picard;
@@ -141,20 +139,18 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
     p.nonlinear_method = NonlinearMethod::automatic;
   else
     config.fail("nonlinear.method", "'" + method + "' is not picard, newton or auto");
-  p.newton_switch = config.get<double>("nonlinear.newton_switch");
-  if (!(p.newton_switch > 0 && p.newton_switch <= 1))
-    config.fail("nonlinear.newton_switch", "must be in (0, 1]");
-  p.pseudo_time_step = config.get<double>("nonlinear.pseudo_time_step");
-  if (p.pseudo_time_step < 0) config.fail("nonlinear.pseudo_time_step", "must be >= 0");
-  if (const double cap = config.get<double>("nonlinear.pseudo_time_step_max"); cap > 0)
+  p.newton_switch = config.get("nonlinear.newton_switch", Range<double>::open_closed(0, 1));
+  p.pseudo_time_step = config.get("nonlinear.pseudo_time_step", Range<double>::at_least(0));
+  if (const double cap = config.get("nonlinear.pseudo_time_step_max", Range<double>::at_least(0));
+      cap > 0)  // 0: no cap
     p.pseudo_time_step_max = cap;
   const auto type = config.get<std::string>("solver.type");
   if (type != "bicgstab" && type != "fgmres")
     config.fail("solver.type", "'" + type + "' is not bicgstab or fgmres");
   p.linear_method = parse_krylov_method(type);
-  p.linear.rel_tol = config.get<double>("solver.rel_tol");
-  p.linear.max_iter = config.get<int>("solver.max_iter");
-  p.linear.restart = config.get<int>("solver.restart");
+  p.linear.rel_tol = config.get("solver.rel_tol", Range<double>::open(0, 1));
+  p.linear.max_iter = config.get("solver.max_iter", Range<int>::at_least(1));
+  p.linear.restart = config.get("solver.restart", Range<int>::at_least(1));
   p.linear.fail_on_cap = false;  // an inexact step is still a valid defect correction
   const auto schur = config.get<std::string>("solver.schur");
   if (schur == "pcd")
@@ -167,7 +163,7 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);
   v.ordering = parse_key(config, "solver.velocity.ordering", accel::parse_sweep_order);
   if (config.has("solver.velocity.damping"))
-    v.damping = config.get<double>("solver.velocity.damping");
+    v.damping = config.get("solver.velocity.damping", kSmootherDampingRange);
   check_smoother_keys(config, v.type, v.ordering, v.damping, "solver.velocity");
   const ScarcOptions scarc = read_scarc_options(config, comm);
   if (scarc.multigrid.local.target == accel::Target::cuda && v.type != accel::SmootherType::jacobi)
@@ -177,6 +173,15 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
                     "solver.velocity.smoother = jacobi)");
   p.multigrid = scarc.multigrid;
   p.coarse_threshold = scarc.coarse_threshold;
+  // The postprocessing keys are read after the solve (apps/flow): checked here, before it.
+  config.get("postprocess.force_scale", Range<double>::any());
+  config_numbers(config, "postprocess.centerline_y");
+  config_numbers(config, "postprocess.centerline_x");
+  if (const auto n = config_numbers(config, "postprocess.pressure_difference").size();
+      n != 0 && n != 4)
+    config.fail("postprocess.pressure_difference", "expected 'X1 Y1 X2 Y2'");
+  if (const auto n = config_numbers(config, "postprocess.recirculation").size(); n != 0 && n != 3)
+    config.fail("postprocess.recirculation", "expected 'X0 X1 Y0'");
   return o;
 }
 

@@ -17,7 +17,7 @@ void declare_scarc_keys(Config& config) {
     ("solver.mg.damping", po::value<double>()->default_value(0.7), "damping of the Schwarz correction")
     ("solver.mg.combination", po::value<std::string>()->default_value("average"),
      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
-    ("solver.coarse.threshold", po::value<std::size_t>()->default_value(20000),
+    ("solver.coarse.threshold", po::value<long long>()->default_value(20000),
      "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")
     ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
     ("solver.local.precision", po::value<std::string>()->default_value("double"),
@@ -45,13 +45,11 @@ void declare_scarc_keys(Config& config) {
 ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) {
   ScarcOptions o;
   auto& mg = o.multigrid;
-  mg.pre_smooth = config.get<int>("solver.mg.pre_smooth");
-  mg.post_smooth = config.get<int>("solver.mg.post_smooth");
-  if (mg.pre_smooth < 0 || mg.post_smooth < 0 || mg.pre_smooth + mg.post_smooth == 0)
-    config.fail("solver.mg.pre_smooth", "smoothing steps must be >= 0, not both 0");
-  mg.damping = config.get<double>("solver.mg.damping");
-  if (!(mg.damping > 0.0 && mg.damping <= 1.5))
-    config.fail("solver.mg.damping", "must be in (0, 1.5]");
+  mg.pre_smooth = config.get("solver.mg.pre_smooth", Range<int>::at_least(0));
+  mg.post_smooth = config.get("solver.mg.post_smooth", Range<int>::at_least(0));
+  if (mg.pre_smooth + mg.post_smooth == 0)
+    config.fail("solver.mg.pre_smooth", "smoothing steps must not both be 0");
+  mg.damping = config.get("solver.mg.damping", Range<double>::open_closed(0, 1.5));
   const auto combination = config.get<std::string>("solver.mg.combination");
   if (combination == "average")
     mg.combination = SchwarzCombination::average;
@@ -59,22 +57,23 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
     mg.combination = SchwarzCombination::symmetric;
   else
     config.fail("solver.mg.combination", "'" + combination + "' is not average or symmetric");
-  o.coarse_threshold = config.get<std::size_t>("solver.coarse.threshold");
-  mg.local_coarse_level = config.get<int>("solver.local.coarse_level");
-  if (mg.local_coarse_level < 0) config.fail("solver.local.coarse_level", "must be >= 0");
+  // Read as a signed number: -1 would wrap to 2^64 - 1 as an unsigned one.
+  o.coarse_threshold = static_cast<std::size_t>(
+      config.get("solver.coarse.threshold", Range<long long>::at_least(1)));
+  mg.local_coarse_level = config.get("solver.local.coarse_level", Range<int>::at_least(0));
   auto& local = mg.local;
   local.target = parse_key(config, "solver.local.target", accel::parse_target);
   local.precision = parse_key(config, "solver.local.precision", accel::parse_precision);
   local.smoother = parse_key(config, "solver.local.smoother", accel::parse_smoother);
   local.ordering = parse_key(config, "solver.local.ordering", accel::parse_sweep_order);
-  local.pre_smooth = config.get<int>("solver.local.pre_smooth");
-  local.post_smooth = config.get<int>("solver.local.post_smooth");
+  local.pre_smooth = config.get("solver.local.pre_smooth", Range<int>::at_least(0));
+  local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));
   if (config.has("solver.local.damping"))
-    local.damping = config.get<double>("solver.local.damping");
+    local.damping = config.get("solver.local.damping", kSmootherDampingRange);
   check_smoother_keys(config, local.smoother, local.ordering, local.damping, "solver.local");
-  local.max_cycles = config.get<int>("solver.local.cycles");
-  local.digits = config.get<double>("solver.local.digits");
-  local.device = config.get<int>("solver.local.device");
+  local.max_cycles = config.get("solver.local.cycles", Range<int>::at_least(1));
+  local.digits = config.get("solver.local.digits", Range<double>::at_least(0));
+  local.device = config.get("solver.local.device", Range<int>::at_least(-1));
   try {
     accel::check_local_solver_params(local);
   } catch (const accel::AccelError& e) {

@@ -26,6 +26,10 @@ auto parse_key(const Config& config, const std::string& key, Parse parse) {
   }
 }
 
+/// The relaxation omega of a smoother (solver.local.damping, solver.velocity.damping): Jacobi
+/// and SOR converge on an SPD matrix at best for omega in (0, 2).
+inline const Range<double> kSmootherDampingRange = Range<double>::open(0, 2);
+
 /// Checks a smoother's type, ordering and damping (accel::check_smoother) when the keys are
 /// read, before any work; `keys` is the section, e.g. "solver.local".
 void check_smoother_keys(const Config& config, accel::SmootherType type, accel::SweepOrder order,

@@ -1,0 +1,16 @@
+#pragma once
+// The keys of a quilt-poisson run (mesh, problem, outer solver and the two-layer solver's keys)
+// and their reading into PoissonParams.
+
+#include "io/config.hpp"
+#include "parallel/communicator.hpp"
+#include "solvers/poisson_problem.hpp"
+
+namespace quilt {
+
+void declare_poisson_keys(Config& config);
+
+/// Reads and validates the keys (ConfigError naming the key).
+PoissonParams read_poisson_params(const Config& config, const Communicator& comm);
+
+}  // namespace quilt

@@ -1,0 +1,329 @@
+// Configuration fail-safety: text the option parser cannot report, unreadable --config paths,
+// --version, and every numeric key checked when read (apps/common, as the applications read
+// them), with the shipped configurations still accepted.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/flow_options.hpp"
+#include "common/poisson_options.hpp"
+#include "io/config.hpp"
+#include "parallel/communicator.hpp"
+
+using namespace quilt;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kConfigs = std::string(QUILT_SOURCE_DIR) + "/apps/configs/";
+
+/// A scratch directory of this process, removed at the end of the test.
+class ScratchDir {
+ public:
+  ScratchDir()
+      : path_(fs::temp_directory_path() / ("quilt_test_config_" + std::to_string(::getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    std::ofstream(file) << text;
+    return file.string();
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+/// config.parse() of `args` (after the program name) on a worker thread: a parse that hangs
+/// (Boost.Program_options' message formatting loops on its own placeholders) ends the binary
+/// with a failure after 30 s instead of blocking the suite. Returns what parse() threw.
+std::exception_ptr parse_error(Config& config, const std::vector<std::string>& args) {
+  auto done = std::make_shared<std::promise<std::exception_ptr>>();
+  std::future<std::exception_ptr> result = done->get_future();
+  std::thread([&config, args, done] {
+    std::vector<std::string> strings{"quilt-test"};
+    strings.insert(strings.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : strings) argv.push_back(s.data());
+    try {
+      config.parse(static_cast<int>(argv.size()), argv.data());
+      done->set_value(nullptr);
+    } catch (...) {
+      done->set_value(std::current_exception());
+    }
+  }).detach();
+  if (result.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    std::fprintf(stderr, "FAILED: Config::parse did not return within 30 s (hang)\n");
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  return result.get();
+}
+
+/// The message of the ConfigError `f` throws; "(no ConfigError)" if it throws none.
+std::string config_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no ConfigError)";
+}
+
+/// s in single quotes, as the messages show keys, values and paths.
+std::string in_quotes(const std::string& s) {
+  std::string q = "'";
+  q += s;  // not "'" + s: GCC 12 warns (-Wrestrict) on that wrongly
+  q += '\'';
+  return q;
+}
+
+std::string error_of(const std::exception_ptr& e) {
+  return config_error([&] {
+    if (e) std::rethrow_exception(e);
+  });
+}
+
+std::string poisson_error(const std::vector<std::string>& args) {
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  return error_of(parse_error(config, args));
+}
+
+// --- text the option parser's messages cannot show ----------------------------------------
+
+const char* const kPlaceholders[] = {"%value%",  "%canonical_option%", "%original_token%",
+                                     "%option%", "%prefix%",           "%invalid_line%"};
+
+TEST(ConfigPlaceholders, InIniValuesEndWithAnErrorNamingTheKey) {
+  const ScratchDir dir;
+  for (const std::string p : kPlaceholders) {
+    const std::string file = dir.write("value.ini", "[mesh]\nlevel = " + p + "\n");
+    const std::string what = poisson_error({"--config", file});
+    EXPECT_NE(what.find("'mesh.level'"), std::string::npos) << p << ": " << what;
+    EXPECT_NE(what.find(in_quotes(p)), std::string::npos) << p << ": " << what;
+    EXPECT_NE(what.find("line 2"), std::string::npos) << p << ": " << what;
+  }
+}
+
+TEST(ConfigPlaceholders, InIniKeysSectionsAndBadLinesEndWithAnError) {
+  const ScratchDir dir;
+  for (const std::string p : kPlaceholders) {
+    for (const std::string& text : {"[mesh]\n" + p + " = 1\n", "[" + p + "]\nlevel = 1\n",
+                                    "[mesh]\n" + p + "\n", "mesh.level=3 " + p + "\n"}) {
+      const std::string file = dir.write("key.ini", text);
+      const std::string what = poisson_error({"--config", file});
+      EXPECT_NE(what.find(p), std::string::npos) << text << ": " << what;
+      EXPECT_NE(what.find(file), std::string::npos) << text << ": " << what;
+    }
+  }
+}
+
+TEST(ConfigPlaceholders, OnTheCommandLineEndWithAnErrorNamingTheKey) {
+  for (const std::string p : kPlaceholders) {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--mesh.level=" + p}, {"--mesh.level", p}, {"--solver.type=cg" + p}}) {
+      const std::string what = poisson_error(args);
+      EXPECT_NE(what.find(p), std::string::npos) << args.back() << ": " << what;
+      EXPECT_TRUE(what.find("'mesh.level'") != std::string::npos ||
+                  what.find("'solver.type'") != std::string::npos)
+          << what;
+    }
+    const std::string what = poisson_error({"--" + p + "=1"});
+    EXPECT_NE(what.find(in_quotes(p)), std::string::npos) << what;
+  }
+}
+
+TEST(ConfigPlaceholders, PercentSignsOtherwiseAndInCommentsAreValues) {
+  const ScratchDir dir;
+  const std::string file = dir.write(
+      "percent.ini", "# %value% in a comment\n[mesh]\nfile = 50%-a%20b%%.msh # %value%\n");
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  EXPECT_EQ(error_of(parse_error(config, {"--config", file})), "(no ConfigError)");
+  EXPECT_EQ(config.get<std::string>("mesh.file"), "50%-a%20b%%.msh");
+}
+
+// --- --config paths -------------------------------------------------------------------------
+
+TEST(ConfigFile, ADirectoryIsAnErrorNamingThePath) {
+  const ScratchDir dir;
+  const std::string what = poisson_error({"--config", dir.path()});
+  EXPECT_NE(what.find(in_quotes(dir.path())), std::string::npos) << what;
+  EXPECT_NE(what.find("directory"), std::string::npos) << what;
+}
+
+TEST(ConfigFile, AMissingFileIsAnErrorNamingThePath) {
+  const ScratchDir dir;
+  const std::string missing = dir.path() + "/missing.ini";
+  const std::string what = poisson_error({"--config", missing});
+  EXPECT_NE(what.find(in_quotes(missing)), std::string::npos) << what;
+}
+
+// --- --version --------------------------------------------------------------------------------
+
+TEST(ConfigVersion, PrintsTheProjectVersionAndStops) {
+  EXPECT_STRNE(Config::version(), "");
+  EXPECT_STRNE(Config::version(), "unknown");  // QUILT_VERSION from project(... VERSION)
+  for (const char* program : {"quilt-poisson", "quilt-flow"}) {
+    Config config(program, "test");
+    declare_poisson_keys(config);
+    std::string a0 = program, a1 = "--version";
+    char* argv[] = {a0.data(), a1.data()};
+    testing::internal::CaptureStdout();
+    const bool go_on = config.parse(2, argv);
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_FALSE(go_on);
+    EXPECT_EQ(out, std::string(program) + " (Quilt) " + Config::version() + "\n");
+  }
+}
+
+// --- numeric keys ---------------------------------------------------------------------------
+
+struct BadValue {
+  const char* app;    // "poisson" or "flow" (with cavity.ini, which gives the boundary)
+  const char* arg;    // the command-line setting
+  const char* key;    // the key the message must name
+  const char* shown;  // the value as the message must show it
+};
+
+const BadValue kBadValues[] = {
+    {"poisson", "--mesh.level=-1", "mesh.level", "-1"},
+    {"poisson", "--mesh.level=13", "mesh.level", "13"},
+    {"poisson", "--solver.rel_tol=10", "solver.rel_tol", "10"},
+    {"poisson", "--solver.rel_tol=1", "solver.rel_tol", "1"},
+    {"poisson", "--solver.rel_tol=0", "solver.rel_tol", "0"},
+    {"poisson", "--solver.rel_tol=nan", "solver.rel_tol", "nan"},
+    {"poisson", "--solver.abs_tol=-1e-9", "solver.abs_tol", "-1e-09"},
+    {"poisson", "--solver.abs_tol=inf", "solver.abs_tol", "inf"},
+    {"poisson", "--solver.max_iter=0", "solver.max_iter", "0"},
+    {"poisson", "--solver.restart=0", "solver.restart", "0"},
+    {"poisson", "--solver.coarse.threshold=-1", "solver.coarse.threshold", "-1"},
+    {"poisson", "--solver.coarse.threshold=0", "solver.coarse.threshold", "0"},
+    {"poisson", "--solver.mg.pre_smooth=-1", "solver.mg.pre_smooth", "-1"},
+    {"poisson", "--solver.mg.post_smooth=-1", "solver.mg.post_smooth", "-1"},
+    {"poisson", "--solver.mg.damping=0", "solver.mg.damping", "0"},
+    {"poisson", "--solver.mg.damping=nan", "solver.mg.damping", "nan"},
+    {"poisson", "--solver.local.pre_smooth=-1", "solver.local.pre_smooth", "-1"},
+    {"poisson", "--solver.local.post_smooth=-2", "solver.local.post_smooth", "-2"},
+    {"poisson", "--solver.local.damping=2", "solver.local.damping", "2"},
+    {"poisson", "--solver.local.damping=-inf", "solver.local.damping", "-inf"},
+    {"poisson", "--solver.local.cycles=0", "solver.local.cycles", "0"},
+    {"poisson", "--solver.local.digits=inf", "solver.local.digits", "inf"},
+    {"poisson", "--solver.local.coarse_level=-1", "solver.local.coarse_level", "-1"},
+    {"poisson", "--solver.local.device=-2", "solver.local.device", "-2"},
+    {"flow", "--mesh.level=0", "mesh.level", "0"},
+    {"flow", "--mesh.level=12", "mesh.level", "12"},
+    {"flow", "--solver.rel_tol=10", "solver.rel_tol", "10"},
+    {"flow", "--solver.rel_tol=-0.1", "solver.rel_tol", "-0.1"},
+    {"flow", "--solver.max_iter=0", "solver.max_iter", "0"},
+    {"flow", "--solver.restart=-3", "solver.restart", "-3"},
+    {"flow", "--solver.coarse.threshold=-1", "solver.coarse.threshold", "-1"},
+    {"flow", "--solver.velocity.damping=2.5", "solver.velocity.damping", "2.5"},
+    {"flow", "--flow.viscosity=-1", "flow.viscosity", "-1"},
+    {"flow", "--flow.viscosity=inf", "flow.viscosity", "inf"},
+    {"flow", "--flow.re=inf", "flow.re", "inf"},
+    {"flow", "--flow.re=nan", "flow.re", "nan"},
+    {"flow", "--flow.re=0", "flow.re", "0"},
+    {"flow", "--flow.re=-100", "flow.re", "-100"},
+    {"flow", "--flow.continuation=100 -400", "flow.continuation", "-400"},
+    {"flow", "--flow.reference_velocity=0", "flow.reference_velocity", "0"},
+    {"flow", "--flow.reference_length=nan", "flow.reference_length", "nan"},
+    {"flow", "--stabilisation.supg=-1", "stabilisation.supg", "-1"},
+    {"flow", "--stabilisation.pspg=0", "stabilisation.pspg", "0"},
+    {"flow", "--nonlinear.max_iter=0", "nonlinear.max_iter", "0"},
+    {"flow", "--nonlinear.rel_tol=0", "nonlinear.rel_tol", "0"},
+    {"flow", "--nonlinear.rel_tol=inf", "nonlinear.rel_tol", "inf"},
+    {"flow", "--nonlinear.abs_tol=-1", "nonlinear.abs_tol", "-1"},
+    {"flow", "--nonlinear.abs_tol=nan", "nonlinear.abs_tol", "nan"},
+    {"flow", "--nonlinear.damping=0", "nonlinear.damping", "0"},
+    {"flow", "--nonlinear.damping=2", "nonlinear.damping", "2"},
+    {"flow", "--nonlinear.newton_switch=1.5", "nonlinear.newton_switch", "1.5"},
+    {"flow", "--nonlinear.pseudo_time_step=-0.05", "nonlinear.pseudo_time_step", "-0.05"},
+    {"flow", "--nonlinear.pseudo_time_step_max=-1", "nonlinear.pseudo_time_step_max", "-1"},
+    {"flow", "--postprocess.force_scale=inf", "postprocess.force_scale", "inf"},
+    {"flow", "--postprocess.force_scale=nan", "postprocess.force_scale", "nan"},
+};
+
+/// The message of the ConfigError that parsing and reading `args` as `app` throws.
+std::string read_error(const std::string& app, std::vector<std::string> args) {
+  const Communicator comm;
+  Config config("quilt-" + app, "test");
+  if (app == "flow") {
+    declare_flow_keys(config);
+    args.push_back("--config=" + kConfigs + "cavity.ini");
+  } else {
+    declare_poisson_keys(config);
+  }
+  if (const std::exception_ptr e = parse_error(config, args)) return error_of(e);
+  return config_error([&] {
+    if (app == "flow")
+      read_flow_options(config, comm);
+    else
+      read_poisson_params(config, comm);
+  });
+}
+
+TEST(ConfigKeys, BadNumbersAreErrorsNamingTheKeyAndTheValue) {
+  for (const BadValue& c : kBadValues) {
+    const std::string what = read_error(c.app, {c.arg});
+    EXPECT_NE(what.find(in_quotes(c.key)), std::string::npos)
+        << c.app << " " << c.arg << ": " << what;
+    EXPECT_NE(what.find(std::string("value ") + c.shown + " "), std::string::npos)
+        << c.app << " " << c.arg << ": " << what;
+  }
+}
+
+TEST(ConfigKeys, TheDefaultsAreAccepted) {
+  const Communicator comm;
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  ASSERT_EQ(error_of(parse_error(config, {})), "(no ConfigError)");
+  EXPECT_EQ(config_error([&] { read_poisson_params(config, comm); }), "(no ConfigError)");
+}
+
+TEST(ConfigKeys, TheShippedConfigurationsAreAccepted) {
+  const Communicator comm;
+  {
+    Config config("quilt-poisson", "test");
+    declare_poisson_keys(config);
+    ASSERT_EQ(error_of(parse_error(config, {"--config", kConfigs + "poisson.ini"})),
+              "(no ConfigError)");
+    PoissonParams p;
+    EXPECT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
+    EXPECT_EQ(p.level, 7);
+    EXPECT_EQ(p.coarse_threshold, 20000u);
+    EXPECT_DOUBLE_EQ(p.krylov.rel_tol, 1e-8);
+  }
+  for (const char* name : {"cavity.ini", "dfg_2d1.ini", "dfg_re100_steady.ini"}) {
+    Config config("quilt-flow", "test");
+    declare_flow_keys(config);
+    ASSERT_EQ(error_of(parse_error(config, {"--config", kConfigs + name})), "(no ConfigError)")
+        << name;
+    FlowOptions o;
+    EXPECT_EQ(config_error([&] { o = read_flow_options(config, comm); }), "(no ConfigError)")
+        << name;
+    EXPECT_DOUBLE_EQ(o.params.nu, std::string(name) == "cavity.ini" ? 0.01 : 0.001) << name;
+    EXPECT_DOUBLE_EQ(o.params.linear.rel_tol, 0.1) << name;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,11 @@
+# Configuration parsing (toolkit/io/config) and the applications' keys read as the apps read them
+# (apps/common). One rank: no key needs communication, but reading them takes a Communicator.
+add_executable(test_config io/test_config.cpp ${CMAKE_CURRENT_SOURCE_DIR}/mpi_main.cpp)
+target_link_libraries(test_config PRIVATE quilt_app_common GTest::gtest)
+target_compile_definitions(test_config PRIVATE QUILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_test(NAME test_config
+         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${QUILT_MPIEXEC_FLAGS}
+                 $<TARGET_FILE:test_config>)
+# A parse that hangs ends the binary itself after 30 s (test_config.cpp); this is the backstop.
+set_tests_properties(test_config PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS serial
+                     TIMEOUT 120)
