@@ -33,33 +33,33 @@ void declare_flow_keys(Config& config) {
     ("boundary.condition", po::value<std::vector<std::string>>()->composing(),
      "'PART noslip' | 'PART velocity UX UY' | 'PART parabolic UMAX Y0 Y1' | 'PART donothing' "
      "(repeatable, one per part; at corners the condition listed first wins)")
-    ("flow.re", po::value<double>()->default_value(100.0),
+    ("flow.re", number_key(100.0),
      "Reynolds number U L / nu (used unless flow.viscosity > 0)")
-    ("flow.reference_velocity", po::value<double>()->default_value(1.0), "U in Re = U L / nu")
-    ("flow.reference_length", po::value<double>()->default_value(1.0), "L in Re = U L / nu")
-    ("flow.viscosity", po::value<double>()->default_value(0.0), "nu; > 0 overrides flow.re")
+    ("flow.reference_velocity", number_key(1.0), "U in Re = U L / nu")
+    ("flow.reference_length", number_key(1.0), "L in Re = U L / nu")
+    ("flow.viscosity", number_key(0.0), "nu; > 0 overrides flow.re")
     ("flow.stokes", po::value<bool>()->default_value(false), "drop the convection: Stokes flow")
     ("flow.continuation", po::value<std::string>()->default_value(""),
      "Reynolds numbers to pass through before flow.re, e.g. '100 400'")
-    ("stabilisation.supg", po::value<double>()->default_value(1.0), "SUPG parameter scale")
-    ("stabilisation.pspg", po::value<double>()->default_value(1.0), "PSPG parameter scale (> 0)")
+    ("stabilisation.supg", number_key(1.0), "SUPG parameter scale")
+    ("stabilisation.pspg", number_key(1.0), "PSPG parameter scale (> 0)")
     ("stabilisation.element_size", po::value<std::string>()->default_value("isotropic"),
      "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)")
-    ("nonlinear.rel_tol", po::value<double>()->default_value(1e-8), "relative nonlinear residual")
-    ("nonlinear.abs_tol", po::value<double>()->default_value(1e-12), "absolute nonlinear residual")
-    ("nonlinear.max_iter", po::value<int>()->default_value(200), "fixed-point step cap")
-    ("nonlinear.damping", po::value<double>()->default_value(1.0), "omega of the Picard update")
+    ("nonlinear.rel_tol", number_key(defaults.nonlinear_rel_tol), "relative nonlinear residual")
+    ("nonlinear.abs_tol", number_key(defaults.nonlinear_abs_tol), "absolute nonlinear residual")
+    ("nonlinear.max_iter", po::value<int>()->default_value(defaults.nonlinear_max_iter), "nonlinear step cap")
+    ("nonlinear.damping", number_key(defaults.nonlinear_damping), "omega of the Picard update")
     ("nonlinear.method", po::value<std::string>()->default_value("auto"),
      "linearisation: picard (Oseen operator) | newton (Jacobian, line search) | auto (Picard, then "
      "Newton once the residual fell by nonlinear.newton_switch)")
-    ("nonlinear.newton_switch", po::value<double>()->default_value(defaults.newton_switch),
+    ("nonlinear.newton_switch", number_key(defaults.newton_switch),
      "auto: the relative residual |r_k| / |r_0| below which Newton takes over")
-    ("nonlinear.pseudo_time_step", po::value<double>()->default_value(0.0),
+    ("nonlinear.pseudo_time_step", number_key(0.0),
      "dtau_0 of the pseudo-time continuation (M / dtau added to the correction solve); 0: none")
-    ("nonlinear.pseudo_time_step_max", po::value<double>()->default_value(0.0),
+    ("nonlinear.pseudo_time_step_max", number_key(0.0),
      "cap on dtau as it grows with the defect reduction; 0: none")
     ("solver.type", po::value<std::string>()->default_value("bicgstab"), "linear solver: bicgstab | fgmres")
-    ("solver.rel_tol", po::value<double>()->default_value(0.1),
+    ("solver.rel_tol", number_key(0.1),
      "relative reduction per linear solve (0.1: one digit per nonlinear step)")
     ("solver.max_iter", po::value<int>()->default_value(50), "linear iteration cap per step")
     ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
@@ -80,7 +80,7 @@ void declare_flow_keys(Config& config) {
      "x values of the v profile along y = 0.5")
     ("postprocess.forces", po::value<std::string>()->default_value(""),
      "boundary part whose drag and lift to report (volume and surface forms)")
-    ("postprocess.force_scale", po::value<double>()->default_value(1.0),
+    ("postprocess.force_scale", number_key(1.0),
      "drag/lift coefficients = force_scale * force, e.g. 2 / (rho Ubar^2 D)")
     ("postprocess.pressure_difference", po::value<std::string>()->default_value(""),
      "'X1 Y1 X2 Y2': report p(X1, Y1) - p(X2, Y2)")

@@ -21,8 +21,8 @@ void declare_poisson_keys(Config& config) {
      "manufactured solution: sin_sin (unit square, zero boundary values) | exp_sin (any mesh)")
     ("solver.type", po::value<std::string>()->default_value("cg"),
      "outer solver: cg | bicgstab | fgmres (preconditioned by one ScaRC cycle) | mg (ScaRC alone)")
-    ("solver.rel_tol", po::value<double>()->default_value(1e-8), "relative residual reduction")
-    ("solver.abs_tol", po::value<double>()->default_value(0.0), "absolute residual bound")
+    ("solver.rel_tol", number_key(1e-8), "relative residual reduction")
+    ("solver.abs_tol", number_key(0.0), "absolute residual bound")
     ("solver.max_iter", po::value<int>()->default_value(100), "iteration cap (exceeding it is an error)")
     ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length");
   // clang-format on

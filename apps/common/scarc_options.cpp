@@ -14,10 +14,10 @@ void declare_scarc_keys(Config& config) {
   config.keys()
     ("solver.mg.pre_smooth", po::value<int>()->default_value(1), "global Schwarz pre-smoothing steps")
     ("solver.mg.post_smooth", po::value<int>()->default_value(1), "global Schwarz post-smoothing steps")
-    ("solver.mg.damping", po::value<double>()->default_value(0.7), "damping of the Schwarz correction")
+    ("solver.mg.damping", number_key(0.7), "damping of the Schwarz correction")
     ("solver.mg.combination", po::value<std::string>()->default_value("average"),
      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
-    ("solver.coarse.threshold", po::value<long long>()->default_value(20000),
+    ("solver.coarse.threshold", po::value<long long>()->default_value(static_cast<long long>(kDefaultCoarseThreshold)),
      "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")
     ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
     ("solver.local.precision", po::value<std::string>()->default_value("double"),
@@ -33,7 +33,7 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.damping", po::value<double>(),
      "relaxation omega of the local smoother (default: 0.7 for jacobi, 1 for the others)")
     ("solver.local.cycles", po::value<int>()->default_value(1), "local V-cycles per local solve (cap with digits)")
-    ("solver.local.digits", po::value<double>()->default_value(0.0),
+    ("solver.local.digits", number_key(0.0),
      "> 0: local cycles until each macro gained this many digits")
     ("solver.local.coarse_level", po::value<int>()->default_value(1),
      "coarsest local MG level (dense LU per macro)")

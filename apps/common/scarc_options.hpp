@@ -37,7 +37,7 @@ void check_smoother_keys(const Config& config, accel::SmootherType type, accel::
 
 struct ScarcOptions {
   GlobalMultigridParams multigrid;
-  std::size_t coarse_threshold = 20000;
+  std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
 
 /// Reads and validates the keys (ConfigError naming the key); maps the cuda target to a device

@@ -58,7 +58,7 @@ struct NavierStokesParams {
 
   double nonlinear_rel_tol = 1e-8;   ///< |h - K(v)v| <= rel |r_0| ...
   double nonlinear_abs_tol = 1e-12;  ///< ... or <= abs
-  int nonlinear_max_iter = 100;
+  int nonlinear_max_iter = 200;
   double nonlinear_damping = 1.0;  ///< omega of the Picard steps
   NonlinearMethod nonlinear_method = NonlinearMethod::automatic;
   double newton_switch = 1e-2;  ///< automatic: Newton once |r_k| <= newton_switch |r_0|
@@ -75,7 +75,7 @@ struct NavierStokesParams {
   /// Laplacians need on anisotropic macros diverge on the DFG outflow macros at Re 100.
   VelocitySmoother velocity_smoother;
   SchurApproximation schur = SchurApproximation::pcd;
-  std::size_t coarse_threshold = 20000;
+  std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
 
 /// One line of the progress log.

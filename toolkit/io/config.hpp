@@ -49,6 +49,13 @@ struct Range {
 std::string config_value_text(double v);
 std::string config_value_text(long long v);
 
+/// A number key with its default, which --help shows as config_value_text (0.7, not
+/// 0.69999999999999996).
+inline boost::program_options::typed_value<double>* number_key(double default_value) {
+  return boost::program_options::value<double>()->default_value(default_value,
+                                                                config_value_text(default_value));
+}
+
 class Config {
  public:
   /// `program` and `usage` head the --help text.

@@ -73,6 +73,10 @@ class GlobalMultigrid final : public Preconditioner {
   MultigridTimings timings_;
 };
 
+/// The default of solver.coarse.threshold: at most this many global unknowns on the level that
+/// UMFPACK solves directly.
+inline constexpr std::size_t kDefaultCoarseThreshold = 20000;
+
 /// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
 /// most `threshold` (level 0 if none; `finest` itself only when finest == 0).
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold);

@@ -21,7 +21,7 @@ struct PoissonParams {
   std::string solver = "cg";  ///< cg | bicgstab | fgmres | mg
   KrylovParams krylov;
   GlobalMultigridParams multigrid;  ///< coarse_level is chosen from coarse_threshold
-  std::size_t coarse_threshold = 20000;
+  std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
 
 struct PoissonTimings {
