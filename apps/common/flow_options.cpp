@@ -58,11 +58,12 @@ void declare_flow_keys(Config& config) {
      "dtau_0 of the pseudo-time continuation (M / dtau added to the correction solve); 0: none")
     ("nonlinear.pseudo_time_step_max", number_key(0.0),
      "cap on dtau as it grows with the defect reduction; 0: none")
-    ("solver.type", po::value<std::string>()->default_value("bicgstab"), "linear solver: bicgstab | fgmres")
-    ("solver.rel_tol", number_key(0.1),
+    ("solver.type", po::value<std::string>()->default_value(to_string(defaults.linear_method)),
+     "linear solver: fgmres | bicgstab")
+    ("solver.rel_tol", number_key(defaults.linear.rel_tol),
      "relative reduction per linear solve (0.1: one digit per nonlinear step)")
-    ("solver.max_iter", po::value<int>()->default_value(50), "linear iteration cap per step")
-    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
+    ("solver.max_iter", po::value<int>()->default_value(defaults.linear.max_iter), "linear iteration cap per step")
+    ("solver.restart", po::value<int>()->default_value(defaults.linear.restart), "fgmres restart length")
     ("solver.velocity.smoother", po::value<std::string>()->default_value(accel::to_string(velocity.type)),
      "local smoother of the velocity multigrid (solver.local.smoother: of the pressure Laplacian); "
      "same values as solver.local.smoother")
@@ -151,7 +152,6 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   p.linear.rel_tol = config.get("solver.rel_tol", Range<double>::open(0, 1));
   p.linear.max_iter = config.get("solver.max_iter", Range<int>::at_least(1));
   p.linear.restart = config.get("solver.restart", Range<int>::at_least(1));
-  p.linear.fail_on_cap = false;  // an inexact step is still a valid defect correction
   const auto schur = config.get<std::string>("solver.schur");
   if (schur == "pcd")
     p.schur = SchurApproximation::pcd;
