@@ -242,6 +242,16 @@ TEST(Chart, BindChartsByPartName) {
             std::string::npos);
 }
 
+// A huge circle through the two ends of a straight part: the middle vertices are off it by the
+// sagitta, 1.25e-3 here, which is within 1e-4 of the radius (100) but 5 % of an edge (0.25). It
+// must be refused, or refinement would bend the lid onto the circle.
+TEST(Chart, HugeCircleOnAStraightPartIsRefused) {
+  const CoarseMesh mesh = read_msh(mesh_path("unit_square_4x2.msh"));
+  EXPECT_THROW(bind_charts(mesh, {"top circle 0.5 -98.99875 100"}), MeshError);
+  // The same part's own straight line stays accepted.
+  EXPECT_NO_THROW(bind_charts(mesh, {"top line"}));
+}
+
 // --- refinement -----------------------------------------------------------------------------
 
 TEST(Refinement, GridSizeAndCorners) {

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
-#include <set>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -25,9 +25,10 @@ bool parse_number(const std::string& word, double& value) {
   return ec == std::errc() && end == word.data() + word.size() && std::isfinite(value);
 }
 
-// Charted vertices farther than this (relative to the radius) from the circle mean the chart
-// is bound to the wrong part or has the wrong centre/radius; coordinates printed with ~6
-// significant digits still pass.
+// Charted vertices farther than this from the circle, relative to the shorter of the radius and
+// the vertex's shortest edge on the part, mean the chart is bound to the wrong part or has the
+// wrong centre or radius; coordinates printed with ~6 significant digits still pass. Relative
+// to the radius alone, a huge circle through the ends of a straight part passed and bent it.
 constexpr double kOnCircleTol = 1e-4;
 
 }  // namespace
@@ -88,13 +89,20 @@ ChartMap bind_charts(const CoarseMesh& mesh, const std::vector<std::string>& bin
     if (!charts.emplace(part, chart).second)
       throw MeshError("chart binding '" + binding + "': part '" + name + "' is bound twice");
     if (chart.kind != Chart::Kind::circle) continue;
-    std::set<int> on_part;
-    for (int e = 0; e < mesh.num_edges(); ++e)
-      if (mesh.edge_part[e] == part) on_part.insert(mesh.edges[e].begin(), mesh.edges[e].end());
-    for (int v : on_part) {
+    std::map<int, double> scale;  // vertex on the part -> min(radius, its shortest edge there)
+    for (int e = 0; e < mesh.num_edges(); ++e) {
+      if (mesh.edge_part[e] != part) continue;
+      const Point2 a = mesh.vertices[mesh.edges[e][0]], b = mesh.vertices[mesh.edges[e][1]];
+      const double length = std::hypot(b.x - a.x, b.y - a.y);
+      for (int v : mesh.edges[e]) {
+        const auto [it, fresh] = scale.emplace(v, std::min(chart.radius, length));
+        if (!fresh) it->second = std::min(it->second, length);
+      }
+    }
+    for (const auto& [v, h] : scale) {
       const Point2 p = mesh.vertices[v];
       const double r = std::hypot(p.x - chart.centre.x, p.y - chart.centre.y);
-      if (std::abs(r - chart.radius) > kOnCircleTol * chart.radius) {
+      if (std::abs(r - chart.radius) > kOnCircleTol * h) {
         std::ostringstream msg;
         msg << "chart binding '" << binding << "': vertex " << v << " (" << p.x << ", " << p.y
             << ") of part '" << name << "' in " << mesh.source << " is at distance " << r
