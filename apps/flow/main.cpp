@@ -5,16 +5,13 @@
 //
 //   mpirun -np 4 build/bin/quilt-flow --config apps/configs/cavity.ini --results cavity.json
 
-#include <cmath>
 #include <cstdio>
-#include <exception>
-#include <sstream>
 
 #include "common/flow_options.hpp"
 #include "common/mpi_main.hpp"
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
-#include "io/json.hpp"
+#include "io/output.hpp"
 #include "io/vtu_writer.hpp"
 #include "mesh/macro_geometry.hpp"
 
@@ -28,6 +25,7 @@ int run(int argc, char** argv, const Communicator& comm) {
   if (!config.parse(argc, argv)) return 0;
 
   const FlowOptions options = read_flow_options(config, comm);
+  check_output_options(config, comm);
   const NavierStokesParams& p = options.params;
   const double re = options.reynolds(p.nu);
 
@@ -140,7 +138,7 @@ int run(int argc, char** argv, const Communicator& comm) {
   j["r_lin"] = r.timings.linear / r.timings.total;
   j["r_acc"] = r_acc;
   j["s_max"] = 1.0 / (1.0 - r_acc);
-  if (config.has("results") && comm.rank() == 0) write_json(config.get<std::string>("results"), j);
+  write_results(config, j, comm);
   if (config.has("vtu")) {
     const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
     const LevelVector omega = vorticity(r.mesh, r.level, r.u1, r.u2, comm);

@@ -4,15 +4,13 @@
 //   mpirun -np 4 build/bin/quilt-poisson --config apps/configs/poisson.ini --results out.json
 
 #include <cstdio>
-#include <exception>
-#include <iostream>
-#include <sstream>
 
 #include "accel/local_solver.hpp"
 #include "common/mpi_main.hpp"
 #include "common/poisson_options.hpp"
 #include "io/config.hpp"
 #include "io/json.hpp"
+#include "io/output.hpp"
 #include "io/vtu_writer.hpp"
 #include "parallel/communicator.hpp"
 #include "solvers/poisson_problem.hpp"
@@ -26,6 +24,7 @@ int run(int argc, char** argv, const Communicator& comm) {
   declare_poisson_keys(config);
   if (!config.parse(argc, argv)) return 0;
   const PoissonParams params = read_poisson_params(config, comm);
+  check_output_options(config, comm);
 
   PoissonResult r = solve_poisson(params, comm);
 
@@ -40,7 +39,7 @@ int run(int argc, char** argv, const Communicator& comm) {
                 r.timings.coarse_solve);
     std::printf("  checksum %016llx\n", static_cast<unsigned long long>(r.checksum));
   }
-  if (config.has("results") && comm.rank() == 0) {
+  if (config.has("results")) {
     Json j = Json::object();
     j["problem"] = "poisson";
     j["solution"] = params.solution;
@@ -69,7 +68,7 @@ int run(int argc, char** argv, const Communicator& comm) {
     t["solve"] = r.timings.solve;
     t["local_solve"] = r.timings.local_solve;
     t["coarse_solve"] = r.timings.coarse_solve;
-    write_json(config.get<std::string>("results"), j);
+    write_results(config, j, comm);
   }
   if (config.has("vtu")) {
     const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);

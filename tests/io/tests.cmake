@@ -9,3 +9,7 @@ add_test(NAME test_config
 # A parse that hangs ends the binary itself after 30 s (test_config.cpp); this is the backstop.
 set_tests_properties(test_config PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS serial
                      TIMEOUT 120)
+# Fail-safe output: atomic file writes and the --results / --vtu checks (serial), and the
+# collective VTU/PVTU and results writing at 1, 2 and 4 ranks.
+quilt_serial_test(test_atomic_file io/test_atomic_file.cpp)
+quilt_mpi_test(test_output io/test_output.cpp)

@@ -2,8 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <stdexcept>
+
+#include "io/atomic_file.hpp"
 
 namespace quilt {
 
@@ -105,10 +105,8 @@ std::string Json::dump(int indent) const {
 }
 
 void write_json(const std::string& path, const Json& document) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write results file '" + path + "'");
-  out << document.dump();
-  if (!out) throw std::runtime_error("error while writing results file '" + path + "'");
+  const std::string text = document.dump();
+  write_file_atomically(path, [&text](std::ostream& out) { out << text; });
 }
 
 }  // namespace quilt

@@ -41,7 +41,8 @@ class Json {
   std::variant<std::nullptr_t, bool, long long, double, std::string, Array, Object> value_;
 };
 
-/// Writes the document to `path`; throws std::runtime_error naming the path on failure.
+/// Writes the document to `path` whole or not at all (write_file_atomically); throws IoError
+/// naming the path on failure, leaving an existing file as it was.
 void write_json(const std::string& path, const Json& document);
 
 }  // namespace quilt

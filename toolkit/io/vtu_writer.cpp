@@ -1,18 +1,16 @@
 #include "io/vtu_writer.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
+#include <ostream>
+
+#include "io/atomic_file.hpp"
+#include "io/output.hpp"
 
 namespace quilt {
+namespace {
 
-void write_vtu(const std::string& directory, const std::string& name,
-               const std::vector<MacroGeometry>& macros, const std::vector<NodalField>& fields,
-               const Communicator& comm) {
-  std::filesystem::create_directories(directory);
-  const std::string piece = name + "_" + std::to_string(comm.rank()) + ".vtu";
-  std::ofstream out(std::filesystem::path(directory) / piece);
-  if (!out) throw std::runtime_error("cannot write VTU file in '" + directory + "'");
+void write_piece(std::ostream& out, const std::vector<MacroGeometry>& macros,
+                 const std::vector<NodalField>& fields) {
   std::size_t points = 0, cells = 0;
   for (const auto& g : macros) {
     points += static_cast<std::size_t>(g.n) * g.n;
@@ -47,19 +45,48 @@ void write_vtu(const std::string& directory, const std::string& name,
     out << "</DataArray>\n";
   }
   out << "</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
-  if (!out) throw std::runtime_error("error while writing " + piece);
+}
 
-  if (comm.rank() != 0) return;
-  std::ofstream master(std::filesystem::path(directory) / (name + ".pvtu"));
-  master << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\">\n"
-         << "<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints>\n"
-         << "<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n<PPointData>\n";
-  for (const auto& f : fields)
-    master << "<PDataArray type=\"Float64\" Name=\"" << f.name << "\"/>\n";
-  master << "</PPointData>\n";
-  for (int r = 0; r < comm.size(); ++r)
-    master << "<Piece Source=\"" << name << "_" << r << ".vtu\"/>\n";
-  master << "</PUnstructuredGrid>\n</VTKFile>\n";
+void write_master(std::ostream& out, const std::string& name, const std::vector<NodalField>& fields,
+                  int pieces) {
+  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\">\n"
+      << "<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints>\n"
+      << "<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n<PPointData>\n";
+  for (const auto& f : fields) out << "<PDataArray type=\"Float64\" Name=\"" << f.name << "\"/>\n";
+  out << "</PPointData>\n";
+  for (int r = 0; r < pieces; ++r) out << "<Piece Source=\"" << name << "_" << r << ".vtu\"/>\n";
+  out << "</PUnstructuredGrid>\n</VTKFile>\n";
+}
+
+}  // namespace
+
+std::string vtu_piece_path(const std::string& directory, const std::string& name, int rank) {
+  return (std::filesystem::path(directory) / (name + "_" + std::to_string(rank) + ".vtu")).string();
+}
+
+void write_vtu(const std::string& directory, const std::string& name,
+               const std::vector<MacroGeometry>& macros, const std::vector<NodalField>& fields,
+               const Communicator& comm) {
+  const std::string master = (std::filesystem::path(directory) / (name + ".pvtu")).string();
+  collective_output_step(
+      true,
+      [&] {
+        std::filesystem::create_directories(directory);
+        write_file_atomically(vtu_piece_path(directory, name, comm.rank()),
+                              [&](std::ostream& out) { write_piece(out, macros, fields); });
+      },
+      comm,
+      [&](int rank) {
+        return "VTU piece '" + vtu_piece_path(directory, name, rank) + "' of rank " +
+               std::to_string(rank) + " was not written; '" + master + "' not written";
+      });
+  collective_output_step(
+      comm.rank() == 0,
+      [&] {
+        write_file_atomically(
+            master, [&](std::ostream& out) { write_master(out, name, fields, comm.size()); });
+      },
+      comm, [&](int) { return "rank 0 could not write '" + master + "'"; });
 }
 
 }  // namespace quilt

@@ -17,7 +17,14 @@ struct NodalField {
   const std::vector<double>* values;
 };
 
-/// Writes DIR/NAME_RANK.vtu and, on rank 0, DIR/NAME.pvtu; creates DIR if needed.
+/// DIR/NAME_RANK.vtu, the piece `rank` writes.
+std::string vtu_piece_path(const std::string& directory, const std::string& name, int rank);
+
+/// Collective: writes DIR/NAME_RANK.vtu on every rank and then, on rank 0 and only if every
+/// piece was written, DIR/NAME.pvtu; creates DIR if needed. Each file is written whole or not at
+/// all (write_file_atomically). If a piece fails, every rank throws IoError naming the piece of
+/// the lowest failing rank (that rank: its own error) and no PVTU is written; if the PVTU fails,
+/// every rank throws.
 void write_vtu(const std::string& directory, const std::string& name,
                const std::vector<MacroGeometry>& macros, const std::vector<NodalField>& fields,
                const Communicator& comm);

@@ -1,0 +1,129 @@
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <streambuf>
+#include <vector>
+
+namespace quilt {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& path, const std::string& step, int error) {
+  throw IoError("cannot write '" + path + "': " + step + (step.empty() ? "" : ": ") +
+                std::strerror(error));
+}
+
+/// A stream buffer over a file descriptor that keeps the errno of its first failed write.
+class DescriptorBuffer : public std::streambuf {
+ public:
+  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(1 << 16) { reset(); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  void reset() { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
+  bool drain() {
+    if (error_ != 0) return false;
+    for (const char* p = pbase(); p < pptr();) {
+      const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error_ = n < 0 ? errno : EIO;
+        return false;
+      }
+      p += n;
+    }
+    reset();
+    return true;
+  }
+
+  int fd_;
+  int error_ = 0;
+  std::vector<char> buffer_;
+};
+
+/// Runs `write` on a stream into fd, flushes, fsyncs (if `sync`) and closes fd, which is closed
+/// on every path. The first failed write stops the writer (badbit raises) and becomes IoError.
+void write_descriptor(int fd, const std::string& path, bool sync,
+                      const std::function<void(std::ostream&)>& write) {
+  DescriptorBuffer buffer(fd);
+  std::ostream out(&buffer);
+  out.exceptions(std::ios::badbit);
+  try {
+    write(out);
+    out.flush();
+  } catch (const std::ios_base::failure&) {
+    ::close(fd);
+    if (buffer.error() != 0) fail(path, "write", buffer.error());
+    throw;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {  // EINVAL: the file cannot be synced
+    const int error = errno;
+    ::close(fd);
+    fail(path, "fsync", error);
+  }
+  if (::close(fd) != 0) fail(path, "close", errno);
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write) {
+  fs::path target = path;
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(target, ec))) {
+    const fs::path resolved = fs::canonical(target, ec);  // the file the link names, if any
+    if (!ec) target = resolved;
+  }
+  struct stat existing {};
+  const bool exists = ::stat(target.c_str(), &existing) == 0;
+  if (exists && S_ISDIR(existing.st_mode)) fail(path, "", EISDIR);
+  if (exists && !S_ISREG(existing.st_mode)) {  // a device or FIFO: nothing to replace
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) fail(path, "open", errno);
+    write_descriptor(fd, path, false, write);
+    return;
+  }
+
+  static std::atomic<unsigned> count{0};
+  const std::string temporary =
+      target.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count++);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) fail(path, "cannot create the temporary file '" + temporary + "'", errno);
+  // The replacement keeps the target's permissions (best effort: fchmod may not be permitted).
+  if (exists && ::fchmod(fd, existing.st_mode & 07777) != 0) errno = 0;
+  try {
+    write_descriptor(fd, path, true, write);
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::rename(temporary.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    fail(path, "cannot rename '" + temporary + "' to it", error);
+  }
+}
+
+}  // namespace quilt
