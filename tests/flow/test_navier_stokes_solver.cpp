@@ -257,7 +257,7 @@ TEST(NavierStokes, PseudoTimeReachesTheSameSteadyState) {
   EXPECT_NEAR(f_pseudo.y, f_plain.y, 1e-5 * std::abs(f_plain.x));
 }
 
-// The PCD Schur approximation (flow/navier_stokes_system.hpp) with the Neumann pressure Laplacian
+// The PCD Schur approximation (flow/pressure_schur.hpp) with the Neumann pressure Laplacian
 // and SUPG in F_p: one digit per nonlinear step of DFG 2D-1 costs 13-17 FGMRES iterations at
 // L = 2..5 (measured). Dirichlet rows in A_p at the outflow needed 38-45, F_p without SUPG 20-22;
 // the bound catches either, and a velocity multigrid that stops smoothing.

@@ -90,7 +90,7 @@ void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, dou
                              int m);
 
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
-/// approximation (flow/navier_stokes_system.hpp): the operator of add_velocity_operator on the
+/// approximation (flow/pressure_schur.hpp): the operator of add_velocity_operator on the
 /// pressure space, plus, with `convection`, the Robin term -int_{Gamma_in} (w.n) p q ds on the
 /// inflow part of the boundary, where w.n < 0. Elman & Tuminaro (2009) derive it from the
 /// commutator: the natural condition of F_p at an inflow boundary must be nu dp/dn - (w.n) p = 0,

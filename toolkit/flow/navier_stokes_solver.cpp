@@ -10,6 +10,7 @@
 #include "flow/navier_stokes_system.hpp"
 #include "flow/newton_control.hpp"
 #include "flow/pressure_laplacian.hpp"
+#include "flow/schur_complement_preconditioner.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "mesh/msh_reader.hpp"
 #include "solvers/solver_error.hpp"

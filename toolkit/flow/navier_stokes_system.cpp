@@ -1,6 +1,5 @@
 #include "flow/navier_stokes_system.hpp"
 
-#include <algorithm>
 
 #include "accel/cpu/band_kernels.hpp"
 
@@ -111,61 +110,6 @@ void NavierStokesSystem::filter(LevelVector& v) const {
   for (std::size_t i = 0; i < block_; ++i)
     if (dirichlet[i]) v1[i] = v2[i] = 0.0;
   remove_pressure_mean(v2 + block_);
-}
-
-void ScaledPressureMass::apply(const double* d, double* c) {
-  const LevelVector& m = *mass_;
-  for (std::size_t i = 0; i < m.size(); ++i) c[i] = nu_ * d[i] / m[i];
-}
-
-PressureConvectionDiffusion::PressureConvectionDiffusion(GlobalMultigrid& laplacian_mg,
-                                                         const accel::BandedMatrix<double>& Fp,
-                                                         const SharedNodes& shared,
-                                                         const LevelVector& lumped_mass, double nu)
-    : laplacian_mg_(&laplacian_mg),
-      Fp_(&Fp),
-      shared_(&shared),
-      mass_(&lumped_mass),
-      nu_(nu),
-      ones_(lumped_mass.size(), 1.0),
-      total_mass_(shared.dot(lumped_mass.data(), ones_.data())),
-      d_(lumped_mass.size()),
-      y_(lumped_mass.size()) {}
-
-void PressureConvectionDiffusion::apply(const double* d, double* c) {
-  const LevelVector& m = *mass_;
-  const double beta = shared_->dot(d, ones_.data()) / total_mass_;
-  std::copy(d, d + d_.size(), d_.begin());
-  laplacian_mg_->apply(d_, y_);          // y = A_p^{-1} d
-  accel::cpu::spmv(*Fp_, y_.data(), c);  // c = F_p y (type-0) ...
-  shared_->sum(c);                       // ... summed to type-1
-  for (std::size_t i = 0; i < m.size(); ++i) c[i] = c[i] / m[i] + nu_ * beta;
-}
-
-SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesSystem& system,
-                                                             GlobalMultigrid& velocity_mg,
-                                                             PressureSchurApproximation& schur)
-    : system_(&system),
-      velocity_mg_(&velocity_mg),
-      schur_(&schur),
-      d_component_(system.block_size()),
-      c_component_(system.block_size()),
-      divergence_(system.block_size()) {}
-
-void SchurComplementPreconditioner::apply(const LevelVector& d, LevelVector& c) {
-  const std::size_t N = system_->block_size();
-  c.resize(3 * N);
-  for (int k = 0; k < 2; ++k) {  // (1) velocity: one global multigrid cycle per component
-    std::copy(d.begin() + k * N, d.begin() + (k + 1) * N, d_component_.begin());
-    velocity_mg_->apply(d_component_, c_component_);
-    std::copy(c_component_.begin(), c_component_.end(), c.begin() + k * N);
-  }
-  // (2) pressure defect update, (3) the Schur complement approximation.
-  system_->apply_divergence(c.data(), c.data() + N, divergence_.data());
-  for (std::size_t i = 0; i < N; ++i) divergence_[i] = d[2 * N + i] - divergence_[i];
-  double* cp = c.data() + 2 * N;
-  schur_->apply(divergence_.data(), cp);
-  system_->remove_pressure_mean(cp);
 }
 
 }  // namespace quilt

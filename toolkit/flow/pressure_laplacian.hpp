@@ -1,5 +1,5 @@
 #pragma once
-// The pressure Laplacian A_p of the PCD Schur approximation (navier_stokes_system.hpp) on every
+// The pressure Laplacian A_p of the PCD Schur approximation (pressure_schur.hpp) on every
 // level 0..L: natural (Neumann) conditions on the whole boundary, as in Kay, Loghin & Wathen
 // (2002), plus eps M_p with eps = 1e-4, far below the smallest nonzero Neumann eigenvalue (~pi^2
 // of a unit-sized domain), so that A_p is invertible without changing it elsewhere.

@@ -1,0 +1,33 @@
+#include "flow/schur_complement_preconditioner.hpp"
+
+#include <algorithm>
+
+namespace quilt {
+
+SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesSystem& system,
+                                                             GlobalMultigrid& velocity_mg,
+                                                             PressureSchurApproximation& schur)
+    : system_(&system),
+      velocity_mg_(&velocity_mg),
+      schur_(&schur),
+      d_component_(system.block_size()),
+      c_component_(system.block_size()),
+      divergence_(system.block_size()) {}
+
+void SchurComplementPreconditioner::apply(const LevelVector& d, LevelVector& c) {
+  const std::size_t N = system_->block_size();
+  c.resize(3 * N);
+  for (int k = 0; k < 2; ++k) {  // (1) velocity: one global multigrid cycle per component
+    std::copy(d.begin() + k * N, d.begin() + (k + 1) * N, d_component_.begin());
+    velocity_mg_->apply(d_component_, c_component_);
+    std::copy(c_component_.begin(), c_component_.end(), c.begin() + k * N);
+  }
+  // (2) pressure defect update, (3) the Schur complement approximation.
+  system_->apply_divergence(c.data(), c.data() + N, divergence_.data());
+  for (std::size_t i = 0; i < N; ++i) divergence_[i] = d[2 * N + i] - divergence_[i];
+  double* cp = c.data() + 2 * N;
+  schur_->apply(divergence_.data(), cp);
+  system_->remove_pressure_mean(cp);
+}
+
+}  // namespace quilt
