@@ -1,6 +1,5 @@
 #include "flow/navier_stokes_system.hpp"
 
-
 #include "accel/cpu/band_kernels.hpp"
 
 namespace quilt {
