@@ -287,7 +287,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
             }
         }
       }
-      // The parameters' own derivative: w_K is the mean of the 4 vertex values, d w_K / d u_t =
+      // The derivative of delta_K and tau_K themselves: w_K is the vertex mean, d w_K / d u_t =
       // 1/4.
       for (int r = 0; r < 4; ++r)
         for (int t = 0; t < 4; ++t)

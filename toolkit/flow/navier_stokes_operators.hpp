@@ -104,16 +104,18 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
                                        accel::BandedMatrix<double>& Fp, int m);
 
 /// The Newton part of the Jacobian of one macro (type-0 blocks, slot m): the derivative of the
-/// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p), with
-/// tau_K and delta_K frozen at w. For the trial function phi_t e_j (j = 1, 2) and the test
-/// functions phi_r (momentum row i) and psi_r (continuity):
-///   N_ij = ((phi_t e_j . grad) u_i, phi_r + delta_K (w.grad) phi_r) + delta_K (R_i, phi_t d_j
-///   phi_r) E_j  = tau_K (phi_t sum_i d_j u_i, d_i psi_r)
-/// with R = (w.grad) w + grad p - f the element residual (viscous term dropped as in the Oseen
-/// blocks): the reaction term, the linearised SUPG test function and the linearised PSPG
-/// convection. The Jacobian is then [A + N11, N12, B1; N21, A + N22, B2; D1 + E1, D2 + E2, C].
-/// All terms at 2x2 Gauss, f included (the load uses 3x3: with a body force the Jacobian is
-/// exact up to that quadrature difference).
+/// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p). For the
+/// trial function phi_t e_j (j = 1, 2) and the test functions phi_r (momentum row i) and psi_r
+/// (continuity), with R = (w.grad) w + grad p - f the element residual (viscous term dropped as
+/// in the Oseen blocks):
+///   N_ij = ((phi_t e_j . grad) u_i, phi_r + delta_K (w.grad) phi_r)
+///          + delta_K (R_i, phi_t d_j phi_r) + (d delta_K / d u_tj) (R_i, (w.grad) phi_r),
+///   E_j  = tau_K (phi_t sum_i d_j u_i, d_i psi_r) + (d tau_K / d u_tj) (R, grad psi_r):
+/// the reaction term, the linearised SUPG test function, the linearised PSPG convection, and the
+/// derivative of tau_K and delta_K through the centre velocity (exact for the isotropic h_K).
+/// The Jacobian is then [A + N11, N12, B1; N21, A + N22, B2; D1 + E1, D2 + E2, C]. All terms at
+/// 2x2 Gauss, f included (the load uses 3x3: with a body force the Jacobian is exact up to that
+/// quadrature difference).
 struct NewtonBlocks {
   accel::BandedMatrix<double>* N11;
   accel::BandedMatrix<double>* N12;

@@ -125,7 +125,6 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
       LevelVector u1(v.begin(), v.begin() + N), u2(v.begin() + N, v.begin() + 2 * N);
       const auto w = inject_velocity(u1, u2, macros, L);
       FlowBlocks blocks(macros, n);
-      NewtonCoupling newton_blocks(may_use_newton ? macros : 0, n);
       accel::BandedMatrix<double> Fp(params.schur == SchurApproximation::pcd ? macros : 0, n);
       LevelHierarchy hierarchy(
           dm, comm, L, velocity_dirichlet,
@@ -141,9 +140,6 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
                 assemble_navier_stokes_load(g, wm, nu, convection, params.stabilisation, force_x,
                                             force_y, h.data() + m * nn, h.data() + N + m * nn,
                                             h.data() + 2 * N + m * nn);
-              if (newton_blocks.N11.macros > 0)
-                add_newton_blocks(g, wm, v.data() + 2 * N + m * nn, nu, params.stabilisation,
-                                  params.force_x, params.force_y, newton_blocks.blocks(), m);
               if (Fp.macros > 0) {
                 add_pressure_convection_diffusion(g, wm, nu, convection, params.stabilisation,
                                                   boundary_edges[m], Fp, m);
@@ -168,8 +164,6 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
       }
       GlobalMultigrid multigrid(hierarchy, velocity_mg);
       const NavierStokesSystem system(hierarchy.level(L), blocks, !bc.has_natural_outflow);
-      const NavierStokesSystem jacobian(hierarchy.level(L), blocks, !bc.has_natural_outflow,
-                                        &newton_blocks);
       ScaledPressureMass scaled_mass(lumped_mass, nu);
       std::optional<PressureConvectionDiffusion> pcd;
       if (params.schur == SchurApproximation::pcd)
@@ -256,6 +250,17 @@ NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const C
           eta = params.linear.rel_tol;
         linear.rel_tol = eta;
       }
+      // The Jacobian's Newton blocks on the finest level, only for a Newton step.
+      const auto t_newton = Clock::now();
+      NewtonCoupling newton_blocks(newton ? macros : 0, n);
+      for (int m = 0; m < newton_blocks.N11.macros; ++m)
+        add_newton_blocks(refine_macro(dm.mesh, dm.charts, dm.macros[m], L),
+                          {w[L][0].data() + m * nn, w[L][1].data() + m * nn},
+                          v.data() + 2 * N + m * nn, nu, params.stabilisation, params.force_x,
+                          params.force_y, newton_blocks.blocks(), m);
+      const NavierStokesSystem jacobian(hierarchy.level(L), blocks, !bc.has_natural_outflow,
+                                        &newton_blocks);
+      result.timings.assembly += seconds(t_newton, Clock::now());
       std::fill(c.begin(), c.end(), 0.0);
       const auto t_linear = Clock::now();
       const KrylovResult lin = solve_krylov(params.linear_method, newton ? jacobian : system,
