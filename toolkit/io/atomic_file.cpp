@@ -60,30 +60,44 @@ class DescriptorBuffer : public std::streambuf {
   std::vector<char> buffer_;
 };
 
-/// Runs `write` on a stream into fd, flushes, fsyncs (if `sync`) and closes fd, which is closed
-/// on every path. The first failed write stops the writer (badbit raises) and becomes IoError.
-void write_descriptor(int fd, const std::string& path, bool sync,
+/// An open file descriptor, closed on destruction unless close() closed (and checked) it first.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  /// 0, or the errno of a failed close.
+  int close() {
+    const int fd = fd_;
+    fd_ = -1;
+    return ::close(fd) == 0 ? 0 : errno;
+  }
+
+ private:
+  int fd_;
+};
+
+/// Runs `write` on a stream into fd, flushes, fsyncs (if `sync`) and closes fd. The first failed
+/// write stops the writer (badbit raises) and becomes IoError.
+void write_descriptor(Descriptor& fd, const std::string& path, bool sync,
                       const std::function<void(std::ostream&)>& write) {
-  DescriptorBuffer buffer(fd);
+  DescriptorBuffer buffer(fd.get());
   std::ostream out(&buffer);
   out.exceptions(std::ios::badbit);
   try {
     write(out);
     out.flush();
   } catch (const std::ios_base::failure&) {
-    ::close(fd);
     if (buffer.error() != 0) fail(path, "write", buffer.error());
     throw;
-  } catch (...) {
-    ::close(fd);
-    throw;
   }
-  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {  // EINVAL: the file cannot be synced
-    const int error = errno;
-    ::close(fd);
-    fail(path, "fsync", error);
-  }
-  if (::close(fd) != 0) fail(path, "close", errno);
+  if (sync && ::fsync(fd.get()) != 0 && errno != EINVAL)  // EINVAL: the file cannot be synced
+    fail(path, "fsync", errno);
+  if (const int error = fd.close(); error != 0) fail(path, "close", error);
 }
 
 }  // namespace
@@ -100,8 +114,8 @@ void write_file_atomically(const std::string& path,
   const bool exists = ::stat(target.c_str(), &existing) == 0;
   if (exists && S_ISDIR(existing.st_mode)) fail(path, "", EISDIR);
   if (exists && !S_ISREG(existing.st_mode)) {  // a device or FIFO: nothing to replace
-    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) fail(path, "open", errno);
+    Descriptor fd(::open(target.c_str(), O_WRONLY | O_CLOEXEC));
+    if (fd.get() < 0) fail(path, "open", errno);
     write_descriptor(fd, path, false, write);
     return;
   }
@@ -109,10 +123,10 @@ void write_file_atomically(const std::string& path,
   static std::atomic<unsigned> count{0};
   const std::string temporary =
       target.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count++);
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) fail(path, "cannot create the temporary file '" + temporary + "'", errno);
+  Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+  if (fd.get() < 0) fail(path, "cannot create the temporary file '" + temporary + "'", errno);
   // The replacement keeps the target's permissions (best effort: fchmod may not be permitted).
-  if (exists && ::fchmod(fd, existing.st_mode & 07777) != 0) errno = 0;
+  if (exists && ::fchmod(fd.get(), existing.st_mode & 07777) != 0) errno = 0;
   try {
     write_descriptor(fd, path, true, write);
   } catch (...) {
