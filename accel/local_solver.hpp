@@ -65,6 +65,13 @@ class LocalSolver {
   /// satisfy n_{k+1} = 2 n_k - 1 and hold the same macros.
   virtual void setup(const std::vector<const BandedMatrix<double>*>& levels) = 0;
 
+  /// Refreshes the numbers of the matrices that setup() was given, in place: the same number of
+  /// levels, macros, n and Dirichlet (unit) rows, new entries. Smoothers and the coarsest LU are
+  /// refactorised into the storage made by setup() (host and device: nothing is allocated), and
+  /// the solver then computes bitwise what a fresh setup() with these levels would. Throws
+  /// AccelError if the structure differs. This default makes a fresh setup() (it allocates).
+  virtual void update(const std::vector<const BandedMatrix<double>*>& levels) { setup(levels); }
+
   /// defect and correction hold macros * n * n values (n of the finest level), macro-major.
   /// The correction is overwritten (zero initial guess).
   virtual void solve(const double* defect, double* correction) = 0;

@@ -94,8 +94,13 @@ struct NonlinearStep {
   double seconds = 0;  ///< wall time of the step
 };
 
+/// Seconds (maximum over the ranks): setup = structure built once (mesh, hierarchy, plans,
+/// symbolic factorisation, solver buffers); assembly = the operators' numbers of every step
+/// (element loops, local and Galerkin coarse levels, numeric refactorisation); linear = the
+/// Krylov solves, of which local_solve and coarse_solve were spent in the local layer and
+/// in the coarse-grid solve.
 struct FlowTimings {
-  double total = 0, assembly = 0, linear = 0, local_solve = 0, coarse_solve = 0;
+  double total = 0, setup = 0, assembly = 0, linear = 0, local_solve = 0, coarse_solve = 0;
 };
 
 struct NavierStokesResult {
