@@ -15,8 +15,10 @@
 // (struct of arrays): band[k][m*n*n + r]. One contiguous array per band is what lets a single
 // kernel launch (or one vectorised loop) run over every macro of a rank.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 namespace quilt::accel {
@@ -53,6 +55,20 @@ struct BandedMatrix {
   T& at(int k, int macro, std::size_t row) { return band[k][macro * rows_per_macro() + row]; }
   const T& at(int k, int macro, std::size_t row) const {
     return band[k][macro * rows_per_macro() + row];
+  }
+
+  void fill(T value) {
+    for (auto& b : band) std::fill(b.begin(), b.end(), value);
+  }
+  /// The entries of `source` (same macros and n; converted to T) into this storage, which is
+  /// not reallocated: the in-place form of converted(), for numbers refreshed per step.
+  template <class U>
+  void assign(const BandedMatrix<U>& source) {
+    if (source.macros != macros || source.n != n)
+      throw std::invalid_argument("BandedMatrix::assign: a batch of another shape");
+    for (int k = 0; k < kBands; ++k)
+      std::transform(source.band[k].begin(), source.band[k].end(), band[k].begin(),
+                     [](U v) { return static_cast<T>(v); });
   }
 
   /// The same matrix with entries converted to U (e.g. double -> float for the local layer).

@@ -7,12 +7,21 @@
 namespace quilt::accel::cpu {
 
 BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine) {
+  BandedMatrix<double> coarse(fine.macros, fine.n < 3 ? 0 : (fine.n + 1) / 2);
+  galerkin_coarse(fine, coarse);
+  return coarse;
+}
+
+void galerkin_coarse(const BandedMatrix<double>& fine, BandedMatrix<double>& coarse) {
   const int nf = fine.n;
   if (nf < 3 || nf % 2 == 0)
     throw AccelError("galerkin_coarse: the fine grid needs an odd n >= 3, got " +
                      std::to_string(nf));
   const int nc = (nf + 1) / 2;
-  BandedMatrix<double> coarse(fine.macros, nc);
+  if (coarse.macros != fine.macros || coarse.n != nc)
+    throw AccelError("galerkin_coarse: the coarse storage has " + std::to_string(coarse.macros) +
+                     " macros of n = " + std::to_string(coarse.n) + ", expected " +
+                     std::to_string(fine.macros) + " of n = " + std::to_string(nc));
   // 1D weights of the bilinear P: fine node 2i + a takes w[a + 1] of coarse node i.
   constexpr double w[3] = {0.5, 1.0, 0.5};
   for (int m = 0; m < fine.macros; ++m) {
@@ -67,7 +76,6 @@ BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine) {
         for (int k = 0; k < kBands; ++k) coarse.at(k, m, r) = k == kCentre ? a(k, fi, fj) : 0.0;
       }
   }
-  return coarse;
 }
 
 }  // namespace quilt::accel::cpu

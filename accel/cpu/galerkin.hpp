@@ -20,4 +20,8 @@ namespace quilt::accel::cpu {
 /// so the coarse level has the Dirichlet rows the local multigrid expects.
 BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine);
 
+/// The same into existing storage (coarse: fine.macros macros, n_c nodes per side), which is
+/// not reallocated: for coarse levels refreshed per nonlinear step.
+void galerkin_coarse(const BandedMatrix<double>& fine, BandedMatrix<double>& coarse);
+
 }  // namespace quilt::accel::cpu

@@ -4,10 +4,16 @@
 
 namespace quilt {
 
-std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
-                                                        const LevelVector& u2, int macros,
-                                                        int finest) {
-  std::vector<std::array<LevelVector, 2>> levels(finest + 1);
+LevelVelocities inject_velocity(std::span<const double> u1, std::span<const double> u2, int macros,
+                                int finest) {
+  LevelVelocities levels;
+  inject_velocity(u1, u2, macros, finest, levels);
+  return levels;
+}
+
+void inject_velocity(std::span<const double> u1, std::span<const double> u2, int macros, int finest,
+                     LevelVelocities& levels) {
+  levels.resize(finest + 1);
   const int nf = accel::nodes_per_side(finest);
   const std::size_t nnf = static_cast<std::size_t>(nf) * nf;
   for (int l = 0; l <= finest; ++l) {
@@ -24,7 +30,6 @@ std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
           levels[l][1][m * nn + i + static_cast<std::size_t>(j) * n] = u2[fine];
         }
   }
-  return levels;
 }
 
 }  // namespace quilt

@@ -4,6 +4,7 @@
 // (i s, j s) of level L, s = 2^(L-l).
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include "la/vector_ops.hpp"
@@ -11,8 +12,13 @@
 namespace quilt {
 
 /// levels[l][c]: component c of the velocity on level l, for the `macros` macros of a rank.
-std::vector<std::array<LevelVector, 2>> inject_velocity(const LevelVector& u1,
-                                                        const LevelVector& u2, int macros,
-                                                        int finest);
+using LevelVelocities = std::vector<std::array<LevelVector, 2>>;
+
+LevelVelocities inject_velocity(std::span<const double> u1, std::span<const double> u2, int macros,
+                                int finest);
+
+/// The same into `levels`, whose storage is kept when it already has the right sizes.
+void inject_velocity(std::span<const double> u1, std::span<const double> u2, int macros, int finest,
+                     LevelVelocities& levels);
 
 }  // namespace quilt

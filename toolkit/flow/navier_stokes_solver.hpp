@@ -1,85 +1,40 @@
 #pragma once
-// Stationary Navier-Stokes by fixed-point defect correction on the two-layer solver
-// (design.md §8, Turek 1999):
-//   v_{k+1} = v_k + omega K~^{-1} (h - K(v_k) v_k),
-// K(v_k) the Oseen operator linearised at the current velocity, re-assembled on every global
-// level in every step (the velocity injected to the coarse levels); K~^{-1}: BiCGStab or FGMRES
-// on K(v_k), preconditioned by the Schur-complement preconditioner, gaining a few digits.
+// Stationary Navier-Stokes by defect correction on the two-layer solver (design.md §8, Turek
+// 1999):
+//   v_{k+1} = v_k + lambda_k K~^{-1} (h - K(v_k) v_k),
+// K(v_k) the Oseen operator (Picard) or the Jacobian (Newton, with the backtracking lambda_k of
+// flow/newton_control.hpp) linearised at the current velocity; K~^{-1}: FGMRES (or BiCGStab)
+// preconditioned by the Schur-complement preconditioner, to a fixed relative tolerance (Picard)
+// or the Eisenstat-Walker forcing term (Newton). `auto` takes Picard steps until the residual
+// fell by newton_switch, then Newton, and hands a stage back to Picard when a Newton solve misses
+// its forcing term.
 // With a pseudo-time step dtau_k the correction is solved with K(v_k) + M / dtau_k instead (M
 // the lumped mass): one backward-Euler step of dv/dt + K(v) v = h. The defect stays the steady
 // one, so a converged v is the steady solution whatever dtau was (Kelley & Keyes 1998). The mass
-// term makes A diagonally dominant for the Jacobi-smoothed local multigrid and moves the
-// Schur complement towards the transient regime in which PCD is accurate; the backward-Euler
-// step also damps the growing modes of a steady state that is unstable in time (DFG Re = 100).
-// dtau_k grows as the defect falls (switched evolution relaxation, Mulder & van Leer 1985):
+// term makes A diagonally dominant for the local multigrid and moves the Schur complement
+// towards the transient regime in which PCD is accurate; the backward-Euler step also damps the
+// growing modes of a steady state that is unstable in time (DFG Re = 100). dtau_k grows as the
+// defect falls (switched evolution relaxation, Mulder & van Leer 1985):
 // dtau_k = min(dtau_max, dtau_0 |r_0| / |r_{k-1}|). A correction solve that misses its target
 // (reduction worse than max(0.5, linear.rel_tol)) lowers dtau_max to half of that step's dtau.
-// Stokes is the same loop with the convection switched off (a linear problem: the loop is then
-// plain defect correction, each step gaining the linear solver's digits).
+// Stokes is the same loop with the convection switched off.
+//
+// Structure is built once (flow/flow_problem.hpp, flow/navier_stokes_assembly.hpp, the
+// multigrids); every step assembles into it and updates the multigrids' numbers in place.
 
 #include <functional>
-#include <limits>
 #include <optional>
-#include <string>
 #include <vector>
 
-#include "flow/boundary_conditions.hpp"
-#include "flow/navier_stokes_operators.hpp"
-#include "parallel/distributed_mesh.hpp"
+#include "flow/flow_problem.hpp"
+#include "flow/flow_vector.hpp"
+#include "flow/navier_stokes_assembly.hpp"
+#include "flow/navier_stokes_params.hpp"
+#include "flow/navier_stokes_system.hpp"
+#include "flow/newton_control.hpp"
 #include "solvers/global_multigrid.hpp"
-#include "solvers/krylov.hpp"
 
 namespace quilt {
-
-/// The smoother keys of the velocity multigrid's local solver (the other local keys are shared).
-struct VelocitySmoother {
-  accel::SmootherType type = accel::SmootherType::ilu;
-  accel::SweepOrder ordering = accel::SweepOrder::lexicographic;
-  std::optional<double> damping;  ///< empty: accel::default_damping(type)
-};
-
-/// The linearisation of each nonlinear step: the Oseen (Picard) operator K(v_k), the Jacobian
-/// (Newton), or Picard until the residual has fallen by newton_switch, then Newton.
-enum class NonlinearMethod { picard, newton, automatic };
-
-/// How step (3) of the Schur-complement preconditioner approximates S^{-1}.
-enum class SchurApproximation { mass, pcd };
-
-struct NavierStokesParams {
-  std::string mesh_file;
-  std::vector<std::string> charts;      ///< "PART circle CX CY R"
-  std::vector<std::string> conditions;  ///< "PART noslip" ... (flow/boundary_conditions.hpp)
-  int level = 4;
-  double nu = 1e-2;
-  bool stokes = false;  ///< N(u) = 0
-  StabilisationParams stabilisation;
-  std::vector<double> continuation;  ///< Reynolds-like viscosities to pass through first
-  ScalarFunction force_x, force_y;   ///< body force f (empty: none)
-
-  double nonlinear_rel_tol = 1e-8;   ///< |h - K(v)v| <= rel |r_0| ...
-  double nonlinear_abs_tol = 1e-12;  ///< ... or <= abs
-  int nonlinear_max_iter = 200;
-  double nonlinear_damping = 1.0;  ///< omega of the Picard steps
-  NonlinearMethod nonlinear_method = NonlinearMethod::automatic;
-  double newton_switch = 1e-2;  ///< automatic: Newton once |r_k| <= newton_switch |r_0|
-  double pseudo_time_step = 0;  ///< dtau_0; 0: none (plain fixed point)
-  double pseudo_time_step_max = std::numeric_limits<double>::infinity();  ///< dtau_max
-
-  /// FGMRES: BiCGStab stagnates once the cavity's Re = 1000 defect is small; an inexact step
-  /// (the cap reached) is still a valid defect correction.
-  KrylovMethod linear_method = KrylovMethod::fgmres;
-  KrylovParams linear{
-      .rel_tol = 0.1, .max_iter = 100, .restart = 100, .fail_on_cap = false};  ///< 0.1: a digit
-  GlobalMultigridParams multigrid;  ///< for A_p, and for A but for its smoother; coarse_level
-                                    ///< from coarse_threshold
-  /// The local smoother of the velocity multigrid. ILU(0) is the one smoother that converged on
-  /// every velocity operator measured (cavity Re 100 and 1000, DFG 2D-1 and Re 100, L = 5..8:
-  /// <= 0.063 per V(2,2) cycle, bench/bench_smoothers.cpp), while the line smoothers that the
-  /// Laplacians need on anisotropic macros diverge on the DFG outflow macros at Re 100.
-  VelocitySmoother velocity_smoother;
-  SchurApproximation schur = SchurApproximation::pcd;
-  std::size_t coarse_threshold = kDefaultCoarseThreshold;
-};
 
 /// One line of the progress log.
 struct NonlinearStep {
@@ -119,6 +74,62 @@ struct NavierStokesResult {
 
 using ProgressCallback = std::function<void(const NonlinearStep&)>;
 
+/// Set up once (mesh, hierarchies, shared-node plans, multigrid and coarse-grid structure, the
+/// local solvers' buffers), then solve(): every nonlinear step re-assembles into the existing
+/// storage and updates the multigrid in place (FEAT3's init_symbolic / init_numeric, MFEM's
+/// Setup / Step). The solver keeps pointers into itself: it is neither copied nor moved.
+class NavierStokesSolver {
+ public:
+  NavierStokesSolver(const NavierStokesParams& params, const Communicator& comm);
+  NavierStokesSolver(const NavierStokesSolver&) = delete;
+  NavierStokesSolver& operator=(const NavierStokesSolver&) = delete;
+
+  /// The nonlinear iteration from v = the Dirichlet values, through params.continuation to
+  /// params.nu. Throws SolverError when it does not converge.
+  NavierStokesResult solve(const ProgressCallback& progress = {});
+
+  const FlowProblem& problem() const { return problem_; }
+  const NavierStokesAssembly& assembly() const { return assembly_; }
+
+ private:
+  struct Stage;  // the state of one continuation stage (navier_stokes_solver.cpp)
+
+  /// K(v) and its multigrid at the current v; the multigrid is built at the first call.
+  void assemble(double nu, double inverse_dtau);
+  /// r = h - K(v) v, filtered, with the pseudo-time mass added back; returns |r|.
+  double nonlinear_residual(double inverse_dtau);
+  /// Whether this step solves the Jacobian (Newton) rather than K(v) (Picard).
+  bool use_newton(const Stage& stage, double residual) const;
+  /// Solves for the correction of one step (Picard or Newton), updates v and fills the log.
+  void correct(Stage& stage, NonlinearStep& log, double target);
+  /// The converged state, with the timings (maximum over the ranks) of set-up and solve.
+  NavierStokesResult result(double solve_seconds);
+  /// The last stage converged: the momentum residual for the volume form of the forces.
+  void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
+  void add_multigrid_timings();
+
+  NavierStokesParams params_;
+  const Communicator* comm_;
+  FlowProblem problem_;
+  NavierStokesAssembly assembly_;
+  GlobalMultigridParams velocity_mg_params_;
+  std::optional<LevelHierarchy> laplacian_;  ///< A_p of the PCD approximation
+  std::optional<GlobalMultigrid> pressure_mg_;
+  std::optional<GlobalMultigrid> velocity_mg_;
+  NavierStokesSystem system_;
+  std::optional<NavierStokesSystem> jacobian_;
+  FlowVector v_, r_, c_;
+  FlowTimings timings_;
+  std::vector<NonlinearStep> steps_;
+  int corrections_ = 0;  ///< nonlinear steps that solved for a correction
+  double r0_ = 0;        ///< |r| of the first step
+  NewtonLineSearch line_search_;
+  bool newton_blocked_ = false;  ///< one Picard step after an exhausted line search
+  double eta_ = 0;               ///< the forcing term of the last Newton step
+  MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
+};
+
+/// NavierStokesSolver(params, comm).solve(progress).
 NavierStokesResult solve_navier_stokes(const NavierStokesParams& params, const Communicator& comm,
                                        const ProgressCallback& progress = {});
 

@@ -12,30 +12,36 @@
 namespace quilt {
 
 UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
-                                           std::vector<int> column, std::vector<double> value)
-    : n_(n),
-      row_start_(std::move(row_start)),
-      column_(std::move(column)),
-      value_(std::move(value)) {
+                                           std::vector<int> column)
+    : n_(n), row_start_(std::move(row_start)), column_(std::move(column)) {}
+
+void UmfpackFactorisation::factorise(std::vector<double> value) {
+  value_ = std::move(value);
   // UMFPACK reads compressed columns: handed our rows it sees A^T, so solve() asks for the
   // transposed system (UMFPACK_At) to get A x = b.
-  void* symbolic = nullptr;
-  int status = umfpack_di_symbolic(n_, n_, row_start_.data(), column_.data(), value_.data(),
-                                   &symbolic, nullptr, nullptr);
-  if (status != UMFPACK_OK)
-    throw SolverError("coarse grid: umfpack_di_symbolic failed with status " +
-                      std::to_string(status) + " (matrix of order " + std::to_string(n_) + ")");
-  status = umfpack_di_numeric(row_start_.data(), column_.data(), value_.data(), symbolic, &numeric_,
-                              nullptr, nullptr);
-  umfpack_di_free_symbolic(&symbolic);
-  if (status != UMFPACK_OK)
+  if (!symbolic_) {
+    const int status = umfpack_di_symbolic(n_, n_, row_start_.data(), column_.data(), value_.data(),
+                                           &symbolic_, nullptr, nullptr);
+    if (status != UMFPACK_OK) {
+      symbolic_ = nullptr;
+      throw SolverError("coarse grid: umfpack_di_symbolic failed with status " +
+                        std::to_string(status) + " (matrix of order " + std::to_string(n_) + ")");
+    }
+  }
+  if (numeric_) umfpack_di_free_numeric(&numeric_);
+  const int status = umfpack_di_numeric(row_start_.data(), column_.data(), value_.data(), symbolic_,
+                                        &numeric_, nullptr, nullptr);
+  if (status != UMFPACK_OK) {
+    if (numeric_) umfpack_di_free_numeric(&numeric_);
     throw SolverError("coarse grid: umfpack_di_numeric failed with status " +
                       std::to_string(status) +
                       (status == UMFPACK_WARNING_singular_matrix ? " (singular matrix)" : ""));
+  }
 }
 
 UmfpackFactorisation::~UmfpackFactorisation() {
   if (numeric_) umfpack_di_free_numeric(&numeric_);
+  if (symbolic_) umfpack_di_free_symbolic(&symbolic_);
 }
 
 void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<double>& x) const {
@@ -45,6 +51,28 @@ void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<doubl
   if (status != UMFPACK_OK)
     throw SolverError("coarse grid: umfpack_di_solve failed with status " + std::to_string(status));
 }
+
+namespace {
+
+/// Gathers `local` of every rank into `all` on rank 0; counts and displacements per rank there.
+template <class T>
+void gather_to_root(const Communicator& comm, const std::vector<T>& local, std::vector<T>& all,
+                    MPI_Datatype type, std::vector<int>& counts, std::vector<int>& displs) {
+  int count = static_cast<int>(local.size());
+  counts.assign(comm.size(), 0);
+  displs.assign(comm.size(), 0);
+  check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.handle()),
+            "MPI_Gather (coarse grid)");
+  if (comm.rank() == 0) {
+    std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
+    all.resize(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
+  }
+  check_mpi(MPI_Gatherv(local.data(), count, type, all.data(), counts.data(), displs.data(), type,
+                        0, comm.handle()),
+            "MPI_Gatherv (coarse grid)");
+}
+
+}  // namespace
 
 CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
     : hierarchy_(&hierarchy), level_(level) {
@@ -56,10 +84,10 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
   const int n = lev.n;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
 
-  // Triplets of this rank's non-Dirichlet rows (type-0 parts; rank 0 adds them up), and the
-  // global ids of its Dirichlet nodes.
+  // The pattern: every in-grid band entry of this rank's non-Dirichlet rows (type-0 parts that
+  // rank 0 adds up), whatever its value, so that it holds for every later update; and the global
+  // ids of the Dirichlet nodes, which become unit rows.
   std::vector<int> rows, cols, dirichlet_ids;
-  std::vector<double> values;
   for (int m = 0; m < dm.num_local(); ++m) {
     const auto ids = numbering.cell_nodes(dm.macros[m]);
     for (int j = 0; j < n; ++j)
@@ -72,79 +100,79 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
         for (int k = 0; k < accel::kBands; ++k) {
           const int di = k % 3 - 1, dj = k / 3 - 1;
           if (i + di < 0 || i + di >= n || j + dj < 0 || j + dj >= n) continue;
-          const double a = lev.matrix.at(k, m, r);
-          if (a == 0.0) continue;
+          entries_.emplace_back(k, m * nn + r);
           rows.push_back(static_cast<int>(ids[r]));
           cols.push_back(static_cast<int>(ids[(i + di) + static_cast<std::size_t>(j + dj) * n]));
-          values.push_back(a);
         }
       }
   }
-  auto gather = [&](auto& local, auto& all, MPI_Datatype type) {
-    int count = static_cast<int>(local.size());
-    std::vector<int> counts(comm.size()), displs(comm.size(), 0);
-    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.handle()),
-              "MPI_Gather (coarse grid)");
-    if (comm.rank() == 0) {
-      std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
-      all.resize(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
-    }
-    check_mpi(MPI_Gatherv(local.data(), count, type, all.data(), counts.data(), displs.data(), type,
-                          0, comm.handle()),
-              "MPI_Gatherv (coarse grid)");
-  };
-  std::vector<int> all_rows, all_cols, all_dirichlet;
-  std::vector<double> all_values;
-  gather(rows, all_rows, MPI_INT);
-  gather(cols, all_cols, MPI_INT);
-  gather(values, all_values, MPI_DOUBLE);
-  gather(dirichlet_ids, all_dirichlet, MPI_INT);
+  std::vector<int> all_rows, all_cols, all_dirichlet, unused_counts, unused_displs;
+  gather_to_root(comm, rows, all_rows, MPI_INT, entry_counts_, entry_displacements_);
+  gather_to_root(comm, cols, all_cols, MPI_INT, unused_counts, unused_displs);
+  gather_to_root(comm, dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs);
 
-  if (comm.rank() != 0) return;
-  const int N = static_cast<int>(global_size_);
-  std::vector<char> is_dirichlet(N, 0);
-  for (int id : all_dirichlet) is_dirichlet[id] = 1;
-  // Sum duplicates in gathered order (rank order, then macro order): deterministic.
-  std::vector<std::size_t> order(all_rows.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return all_rows[a] != all_rows[b] ? all_rows[a] < all_rows[b] : all_cols[a] < all_cols[b];
-  });
-  std::vector<int> row_start(N + 1, 0), column;
-  std::vector<double> value;
-  for (int r = 0, t = 0; r < N; ++r) {
-    if (is_dirichlet[r]) {
-      column.push_back(r);
-      value.push_back(1.0);
-      while (t < static_cast<int>(order.size()) && all_rows[order[t]] == r) ++t;
-    } else {
-      while (t < static_cast<int>(order.size()) && all_rows[order[t]] == r) {
-        const int c = all_cols[order[t]];
-        if (!column.empty() && static_cast<int>(column.size()) > row_start[r] && column.back() == c)
-          value.back() += all_values[order[t]];
-        else {
-          column.push_back(c);
-          value.push_back(all_values[order[t]]);
-        }
-        ++t;
+  if (comm.rank() == 0) {
+    const int N = static_cast<int>(global_size_);
+    std::vector<char> is_dirichlet(N, 0);
+    for (int id : all_dirichlet) is_dirichlet[id] = 1;
+    std::vector<std::size_t> order(all_rows.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return all_rows[a] != all_rows[b] ? all_rows[a] < all_rows[b] : all_cols[a] < all_cols[b];
+    });
+    // CSR pattern; duplicates share a slot, summed in gathered order (rank order, then macro
+    // order) by update(): deterministic for a given rank count.
+    std::vector<int> row_start(N + 1, 0), column;
+    slot_.assign(all_rows.size(), -1);
+    for (int r = 0, t = 0; r < N; ++r) {
+      if (is_dirichlet[r]) {
+        column.push_back(r);
+        unit_rows_.resize(column.size(), 0.0);
+        unit_rows_.back() = 1.0;
       }
+      for (; t < static_cast<int>(order.size()) && all_rows[order[t]] == r; ++t) {
+        if (is_dirichlet[r]) continue;  // a Dirichlet row in another macro's copy
+        const int c = all_cols[order[t]];
+        if (static_cast<int>(column.size()) == row_start[r] || column.back() != c)
+          column.push_back(c);
+        slot_[order[t]] = static_cast<int>(column.size()) - 1;
+      }
+      row_start[r + 1] = static_cast<int>(column.size());
     }
-    row_start[r + 1] = static_cast<int>(column.size());
+    unit_rows_.resize(column.size(), 0.0);
+    factorisation_.emplace(N, std::move(row_start), std::move(column));
   }
-  factorisation_.emplace(N, std::move(row_start), std::move(column), std::move(value));
 
   counts_.assign(comm.size(), 0);
   displacements_.assign(comm.size(), 0);
   for (int c = 0; c < dm.mesh.num_cells(); ++c) counts_[dm.owner[c]] += static_cast<int>(nn);
   std::partial_sum(counts_.begin(), counts_.end() - 1, displacements_.begin() + 1);
-  gathered_ids_.resize(std::accumulate(counts_.begin(), counts_.end(), std::size_t{0}));
-  std::vector<int> filled(comm.size(), 0);
-  for (int c = 0; c < dm.mesh.num_cells(); ++c) {  // ascending cells = each rank's macro order
-    const int r = dm.owner[c];
-    const auto ids = numbering.cell_nodes(c);
-    std::copy(ids.begin(), ids.end(), gathered_ids_.begin() + displacements_[r] + filled[r]);
-    filled[r] += static_cast<int>(nn);
+  if (comm.rank() == 0) {
+    gathered_ids_.resize(std::accumulate(counts_.begin(), counts_.end(), std::size_t{0}));
+    std::vector<int> filled(comm.size(), 0);
+    for (int c = 0; c < dm.mesh.num_cells(); ++c) {  // ascending cells = each rank's macro order
+      const int r = dm.owner[c];
+      const auto ids = numbering.cell_nodes(c);
+      std::copy(ids.begin(), ids.end(), gathered_ids_.begin() + displacements_[r] + filled[r]);
+      filled[r] += static_cast<int>(nn);
+    }
   }
+  update();
+}
+
+void CoarseGridSolver::update() {
+  const Communicator& comm = hierarchy_->comm();
+  const accel::BandedMatrix<double>& A = hierarchy_->level(level_).matrix;
+  std::vector<double> local(entries_.size()), all;
+  for (std::size_t e = 0; e < entries_.size(); ++e)
+    local[e] = A.band[entries_[e].first][entries_[e].second];
+  std::vector<int> counts, displs;
+  gather_to_root(comm, local, all, MPI_DOUBLE, counts, displs);
+  if (comm.rank() != 0) return;
+  std::vector<double> value = unit_rows_;
+  for (std::size_t t = 0; t < all.size(); ++t)
+    if (slot_[t] >= 0) value[slot_[t]] += all[t];
+  factorisation_->factorise(std::move(value));
 }
 
 CoarseGridSolver::~CoarseGridSolver() = default;

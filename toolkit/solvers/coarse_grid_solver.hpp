@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "la/vector_ops.hpp"
@@ -12,15 +13,18 @@
 
 namespace quilt {
 
-/// Owns UMFPACK's numeric factorisation (umfpack_di_free_numeric on destruction).
+/// A sparse matrix of fixed pattern factorised by UMFPACK (Davis 2004): the symbolic analysis
+/// (ordering) is made once, at the first factorise(); later calls refactorise numerically.
+/// Owns both UMFPACK objects (freed on destruction).
 class UmfpackFactorisation {
  public:
-  /// Factorises the n x n matrix given in compressed-row form.
-  UmfpackFactorisation(int n, std::vector<int> row_start, std::vector<int> column,
-                       std::vector<double> value);
+  /// The n x n pattern in compressed-row form.
+  UmfpackFactorisation(int n, std::vector<int> row_start, std::vector<int> column);
   ~UmfpackFactorisation();
   UmfpackFactorisation(const UmfpackFactorisation&) = delete;
   UmfpackFactorisation& operator=(const UmfpackFactorisation&) = delete;
+  /// LU of the matrix with these values (in the order of `column`).
+  void factorise(std::vector<double> value);
   /// x = A^{-1} b
   void solve(const std::vector<double>& b, std::vector<double>& x) const;
 
@@ -28,13 +32,18 @@ class UmfpackFactorisation {
   int n_;
   std::vector<int> row_start_, column_;
   std::vector<double> value_;
+  void* symbolic_ = nullptr;
   void* numeric_ = nullptr;
 };
 
+/// The set-up (gather plan, pattern, symbolic analysis) is made once; update() gathers the
+/// level's current numbers and refactorises.
 class CoarseGridSolver {
  public:
-  explicit CoarseGridSolver(const LevelHierarchy& hierarchy, int level);
+  CoarseGridSolver(const LevelHierarchy& hierarchy, int level);
   ~CoarseGridSolver();
+  /// Refactorises with the level's current matrix (LevelHierarchy::assemble changed it).
+  void update();
   /// x = A_c^{-1} b for a type-1 defect b; x is type-1 and zero on Dirichlet nodes.
   void solve(const LevelVector& b, LevelVector& x) const;
   std::size_t global_size() const { return global_size_; }
@@ -43,6 +52,11 @@ class CoarseGridSolver {
   const LevelHierarchy* hierarchy_;
   int level_;
   std::size_t global_size_ = 0;
+  /// This rank's entries sent to rank 0: band k, row r of the level's type-0 matrix.
+  std::vector<std::pair<int, std::size_t>> entries_;
+  std::vector<int> entry_counts_, entry_displacements_;  ///< per rank (rank 0 only)
+  std::vector<int> slot_;                    ///< CSR position of every gathered entry (rank 0 only)
+  std::vector<double> unit_rows_;            ///< CSR values with the Dirichlet unit rows (rank 0)
   std::vector<int> counts_, displacements_;  ///< per rank: values of its macros (rank 0 only)
   std::vector<int> gathered_ids_;            ///< global id of every gathered value (rank 0 only)
   std::optional<UmfpackFactorisation> factorisation_;  ///< on rank 0 only

@@ -7,7 +7,6 @@
 #include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
-#include "solvers/local_levels.hpp"
 
 namespace quilt {
 namespace {
@@ -31,6 +30,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
   const int finest = hierarchy.finest();
   params_.coarse_level = std::min(params_.coarse_level, finest);
   local_.resize(finest + 1);
+  local_levels_.resize(finest + 1);
   work_.resize(finest + 1);
   inverse_sqrt_multiplicity_.resize(finest + 1);
   for (int l = 0; l <= finest; ++l) {
@@ -47,14 +47,27 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
     if (l <= params_.coarse_level) continue;
-    const auto coarse_levels = local_coarse_levels(hierarchy, l, params_.local_coarse_level);
-    std::vector<const accel::BandedMatrix<double>*> levels;
-    for (const auto& A : coarse_levels) levels.push_back(&A);
-    levels.push_back(&level.local_matrix);
+    local_levels_[l] =
+        std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level);
     local_[l] = accel::make_local_solver(params_.local);
-    local_[l]->setup(levels);  // the solver keeps its own (converted) copies
+    local_[l]->setup(local_matrices(l));  // the solver keeps its own (converted) copies
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
+}
+
+std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(int l) const {
+  std::vector<const accel::BandedMatrix<double>*> levels;
+  for (const auto& A : local_levels_[l]->matrices()) levels.push_back(&A);
+  levels.push_back(&hierarchy_->level(l).local_matrix);
+  return levels;
+}
+
+void GlobalMultigrid::update() {
+  for (int l = params_.coarse_level + 1; l <= hierarchy_->finest(); ++l) {
+    local_levels_[l]->update();
+    local_[l]->update(local_matrices(l));
+  }
+  coarse_->update();
 }
 
 GlobalMultigrid::~GlobalMultigrid() = default;

@@ -13,6 +13,7 @@
 #include "solvers/coarse_grid_solver.hpp"
 #include "solvers/krylov.hpp"
 #include "solvers/level_hierarchy.hpp"
+#include "solvers/local_levels.hpp"
 
 namespace quilt {
 
@@ -38,10 +39,17 @@ struct MultigridTimings {
   double coarse_solve = 0.0;
 };
 
+/// Set up once per hierarchy (local coarse levels, local solvers with their buffers, the coarse
+/// grid's gather plan and symbolic factorisation); update() refreshes the numbers after
+/// LevelHierarchy::assemble (FEAT3's init_symbolic / init_numeric split).
 class GlobalMultigrid final : public Preconditioner {
  public:
   GlobalMultigrid(const LevelHierarchy& hierarchy, const GlobalMultigridParams& params);
   ~GlobalMultigrid() override;
+
+  /// Takes the hierarchy's current numbers: the local coarse levels recomputed, the local
+  /// solvers updated in place, the coarse grid refactorised. Timers keep running.
+  void update();
 
   /// One cycle on the finest level from a zero initial guess: c ~ A^{-1} d.
   void apply(const LevelVector& d, LevelVector& c) override;
@@ -56,6 +64,8 @@ class GlobalMultigrid final : public Preconditioner {
  private:
   /// One cycle on level l for A_l x = b, improving x in place.
   void cycle(int l, const LevelVector& b, LevelVector& x);
+  /// The local solver's levels for global level l, coarsest first.
+  std::vector<const accel::BandedMatrix<double>*> local_matrices(int l) const;
   /// `steps` additive Schwarz steps on level l.
   void smooth(int l, const LevelVector& b, LevelVector& x, int steps);
 
@@ -65,10 +75,11 @@ class GlobalMultigrid final : public Preconditioner {
 
   const LevelHierarchy* hierarchy_;
   GlobalMultigridParams params_;
-  std::vector<LevelOperator> operators_;                    ///< levels 0..L
-  std::vector<std::unique_ptr<accel::LocalSolver>> local_;  ///< levels 0..L (null <= Lc)
-  std::vector<LevelVector> inverse_sqrt_multiplicity_;      ///< levels 0..L
-  std::vector<Work> work_;                                  ///< levels 0..L
+  std::vector<LevelOperator> operators_;                          ///< levels 0..L
+  std::vector<std::unique_ptr<LocalCoarseLevels>> local_levels_;  ///< levels 0..L (null <= Lc)
+  std::vector<std::unique_ptr<accel::LocalSolver>> local_;        ///< levels 0..L (null <= Lc)
+  std::vector<LevelVector> inverse_sqrt_multiplicity_;            ///< levels 0..L
+  std::vector<Work> work_;                                        ///< levels 0..L
   std::optional<CoarseGridSolver> coarse_;
   MultigridTimings timings_;
 };

@@ -1,15 +1,17 @@
 #include "solvers/level_hierarchy.hpp"
 
+#include <stdexcept>
+
 #include "accel/cpu/band_kernels.hpp"
 #include "mesh/macro_nodes.hpp"
 
 namespace quilt {
 
 LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
-                               const std::vector<bool>& dirichlet_parts,
-                               const MacroAssembler& assemble, const MacroAssembler& rediscretised)
-    : dm_(&dm), comm_(&comm) {
+                               const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening)
+    : dm_(&dm), comm_(&comm), rediscretised_part_(coarsening == LocalCoarsening::hybrid) {
   levels_.resize(finest + 1);
+  geometry_.resize(finest + 1);
   const int macros = dm.num_local();
   for (int l = 0; l <= finest; ++l) {
     GlobalLevel& level = levels_[l];
@@ -17,25 +19,51 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     level.n = accel::nodes_per_side(l);
     level.shared = std::make_unique<SharedNodes>(dm, comm, l);
     level.matrix = accel::BandedMatrix<double>(macros, level.n);
+    level.local_matrix = accel::BandedMatrix<double>(macros, level.n);
+    if (rediscretised_part_)
+      level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
     const std::size_t nn = level.matrix.rows_per_macro();
     level.dirichlet.assign(level.matrix.rows(), 0);
-    if (rediscretised) level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
     for (int m = 0; m < macros; ++m) {
       const int cell = dm.macros[m];
-      const MacroGeometry g = refine_macro(dm.mesh, dm.charts, cell, l);
-      assemble(g, level.matrix, m);
-      if (rediscretised) rediscretised(g, level.local_rediscretised, m);
+      geometry_[l].push_back(refine_macro(dm.mesh, dm.charts, cell, l));
       const auto mask = boundary_node_mask(dm.mesh, cell, level.n, dirichlet_parts);
       std::copy(mask.begin(), mask.end(), level.dirichlet.begin() + m * nn);
     }
-    level.local_matrix = level.matrix;
+  }
+}
+
+LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                               const std::vector<bool>& dirichlet_parts,
+                               const MacroAssembler& assemble, const MacroAssembler& rediscretised)
+    : LevelHierarchy(dm, comm, finest, dirichlet_parts,
+                     rediscretised ? LocalCoarsening::hybrid : LocalCoarsening::galerkin) {
+  this->assemble(assemble, rediscretised);
+}
+
+void LevelHierarchy::assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised) {
+  if (static_cast<bool>(rediscretised) != rediscretised_part_)
+    throw std::invalid_argument(
+        rediscretised_part_
+            ? "LevelHierarchy::assemble: the hierarchy has a rediscretised part; none was given"
+            : "LevelHierarchy::assemble: a rediscretised part was given to a hierarchy without "
+              "one");
+  for (GlobalLevel& level : levels_) {
+    level.matrix.fill(0.0);
+    if (rediscretised_part_) level.local_rediscretised.fill(0.0);
+    for (int m = 0; m < level.matrix.macros; ++m) {
+      const MacroGeometry& g = geometry_[level.level][m];
+      assemble(g, level.matrix, m);
+      if (rediscretised_part_) rediscretised(g, level.local_rediscretised, m);
+    }
+    level.local_matrix.assign(level.matrix);
     level.shared->make_local_matrices(level.local_matrix);
-    if (rediscretised) level.shared->make_local_matrices(level.local_rediscretised);
+    if (rediscretised_part_) level.shared->make_local_matrices(level.local_rediscretised);
     for (std::size_t r = 0; r < level.local_matrix.rows(); ++r)
       if (level.dirichlet[r])
         for (int k = 0; k < accel::kBands; ++k) {
           level.local_matrix.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
-          if (rediscretised) level.local_rediscretised.band[k][r] = 0.0;
+          if (rediscretised_part_) level.local_rediscretised.band[k][r] = 0.0;
         }
   }
 }

@@ -33,25 +33,44 @@ struct GlobalLevel {
 using MacroAssembler =
     std::function<void(const MacroGeometry& g, accel::BandedMatrix<double>& A, int m)>;
 
+/// How the local multigrid gets its coarse levels (solvers/local_levels.hpp): Galerkin products
+/// of the whole local matrix, or hybrid, with a part of the operator rediscretised.
+enum class LocalCoarsening { galerkin, hybrid };
+
 class LevelHierarchy {
  public:
-  /// Assembles levels 0..finest with `assemble`; Dirichlet on the boundary parts p with
-  /// dirichlet_parts[p]. `rediscretised`, if given, assembles the part of the operator that the
-  /// local multigrid's coarse levels take rediscretised (it must be part of what `assemble`
-  /// adds).
+  /// The structure of levels 0..finest, built once: the macros' node coordinates, the
+  /// shared-node plans, the Dirichlet masks (Dirichlet on the boundary parts p with
+  /// dirichlet_parts[p]) and zeroed band storage; `hybrid`: also storage for the part of the
+  /// operator that the local multigrid's coarse levels take rediscretised.
+  LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                 const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening);
+
+  /// The structure and the numbers: the constructor above, then assemble().
   LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
                  const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble,
                  const MacroAssembler& rediscretised = {});
 
+  /// The numbers, into the existing storage: every level's matrices are zeroed and assembled
+  /// with `assemble`, and the local matrices made from them. `rediscretised` (given exactly when
+  /// the hierarchy has the rediscretised part) assembles that part, which must be contained in
+  /// what `assemble` adds. Bitwise the same as a hierarchy constructed with these assemblers.
+  void assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised = {});
+
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
+  /// Node coordinates of local macro m on level l.
+  const MacroGeometry& geometry(int l, int m) const { return geometry_[l][m]; }
+  bool has_rediscretised_part() const { return rediscretised_part_; }
   const DistributedMesh& mesh() const { return *dm_; }
   const Communicator& comm() const { return *comm_; }
 
  private:
   const DistributedMesh* dm_;
   const Communicator* comm_;
+  bool rediscretised_part_;
   std::vector<GlobalLevel> levels_;
+  std::vector<std::vector<MacroGeometry>> geometry_;  ///< [level][local macro]
 };
 
 /// y = A x on one level: banded product of the type-0 matrices, summed over shared nodes;

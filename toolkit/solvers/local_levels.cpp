@@ -1,7 +1,6 @@
 #include "solvers/local_levels.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 #include "accel/cpu/galerkin.hpp"
 
@@ -15,25 +14,53 @@ void add(const accel::BandedMatrix<double>& b, accel::BandedMatrix<double>& a) {
                    [](double x, double y) { return x + y; });
 }
 
+/// a -= b on every entry.
+void subtract(const accel::BandedMatrix<double>& b, accel::BandedMatrix<double>& a) {
+  for (int k = 0; k < accel::kBands; ++k)
+    std::transform(a.band[k].begin(), a.band[k].end(), b.band[k].begin(), a.band[k].begin(),
+                   [](double x, double y) { return x - y; });
+}
+
 }  // namespace
+
+LocalCoarseLevels::LocalCoarseLevels(const LevelHierarchy& h, int level, int local_coarse_level)
+    : h_(&h), level_(level), hybrid_(h.level(level).local_rediscretised.macros > 0) {
+  const int macros = h.level(level).local_matrix.macros;
+  const int coarsest = std::max(0, std::min(local_coarse_level, level));
+  for (int k = coarsest; k < level; ++k) levels_.emplace_back(macros, accel::nodes_per_side(k));
+  // The part coarsened by Galerkin products: the whole local matrix, or A - R.
+  galerkin_.emplace_back(macros, accel::nodes_per_side(level));
+  if (hybrid_)
+    for (int k = level - 1; k > coarsest; --k)
+      galerkin_.emplace_back(macros, accel::nodes_per_side(k));
+  update();
+}
+
+void LocalCoarseLevels::update() {
+  const GlobalLevel& fine = h_->level(level_);
+  accel::BandedMatrix<double>& g = galerkin_.front();
+  g.assign(fine.local_matrix);
+  if (hybrid_) subtract(fine.local_rediscretised, g);
+  // Level k = level - 1 - i is P^T (level k + 1) P of the Galerkin part, plus R_k if hybrid.
+  const int count = static_cast<int>(levels_.size());
+  for (int i = 0; i < count; ++i) {
+    const int k = level_ - 1 - i;
+    accel::BandedMatrix<double>& out = levels_[count - 1 - i];
+    if (!hybrid_) {
+      accel::cpu::galerkin_coarse(i == 0 ? g : levels_[count - i], out);
+      continue;
+    }
+    const bool last = i + 1 == count;
+    accel::BandedMatrix<double>& coarse_part = last ? out : galerkin_[i + 1];
+    accel::cpu::galerkin_coarse(galerkin_[i], coarse_part);
+    if (!last) out.assign(coarse_part);
+    add(h_->level(k).local_rediscretised, out);
+  }
+}
 
 std::vector<accel::BandedMatrix<double>> local_coarse_levels(const LevelHierarchy& h, int level,
                                                              int local_coarse_level) {
-  const GlobalLevel& fine = h.level(level);
-  const bool hybrid = fine.local_rediscretised.macros > 0;
-  // The part coarsened by Galerkin products: the whole local matrix, or A - R.
-  accel::BandedMatrix<double> galerkin = fine.local_matrix;
-  if (hybrid)
-    for (int k = 0; k < accel::kBands; ++k)
-      for (std::size_t r = 0; r < galerkin.rows(); ++r)
-        galerkin.band[k][r] -= fine.local_rediscretised.band[k][r];
-  std::vector<accel::BandedMatrix<double>> down;  // finest-but-one first
-  for (int k = level - 1; k >= std::max(0, std::min(local_coarse_level, level)); --k) {
-    galerkin = accel::cpu::galerkin_coarse(galerkin);
-    down.push_back(galerkin);
-    if (hybrid) add(h.level(k).local_rediscretised, down.back());
-  }
-  return {std::make_move_iterator(down.rbegin()), std::make_move_iterator(down.rend())};
+  return LocalCoarseLevels(h, level, local_coarse_level).matrices();
 }
 
 }  // namespace quilt

@@ -22,7 +22,23 @@
 
 namespace quilt {
 
-/// The local levels below global level `level` of h, coarsest (local_coarse_level) first.
+/// The local levels below global level `level` of h, coarsest (local_coarse_level) first: the
+/// storage made once, the numbers recomputed by update() after LevelHierarchy::assemble.
+class LocalCoarseLevels {
+ public:
+  LocalCoarseLevels(const LevelHierarchy& h, int level, int local_coarse_level);
+  void update();
+  const std::vector<accel::BandedMatrix<double>>& matrices() const { return levels_; }
+
+ private:
+  const LevelHierarchy* h_;
+  int level_;
+  bool hybrid_;
+  std::vector<accel::BandedMatrix<double>> levels_;    ///< coarsest first
+  std::vector<accel::BandedMatrix<double>> galerkin_;  ///< the Galerkin part, finest first
+};
+
+/// A copy of LocalCoarseLevels(h, level, local_coarse_level).matrices().
 std::vector<accel::BandedMatrix<double>> local_coarse_levels(const LevelHierarchy& h, int level,
                                                              int local_coarse_level);
 

@@ -1,0 +1,109 @@
+#include "flow/navier_stokes_assembly.hpp"
+
+#include "fem/scalar_assembly.hpp"
+
+namespace quilt {
+namespace {
+
+const ScalarFunction& or_zero(const ScalarFunction& f) {
+  static const ScalarFunction zero = [](double, double) { return 0.0; };
+  return f ? f : zero;
+}
+
+}  // namespace
+
+NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
+                                           const NavierStokesParams& params,
+                                           const Communicator& comm)
+    : problem_(&problem),
+      params_(&params),
+      convection_(!params.stokes),
+      body_force_(static_cast<bool>(params.force_x) || static_cast<bool>(params.force_y)),
+      velocity_(problem.mesh, comm, problem.level, problem.dirichlet_parts,
+                convection_ ? LocalCoarsening::hybrid : LocalCoarsening::galerkin),
+      blocks_(problem.mesh.num_local(), accel::nodes_per_side(problem.level)),
+      Fp_(params.schur == SchurApproximation::pcd ? problem.mesh.num_local() : 0,
+          accel::nodes_per_side(problem.level)),
+      load_(problem.block_size()),
+      lumped_mass_(problem.block_size()) {
+  const int L = problem.level;
+  const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
+  for (int m = 0; m < problem.mesh.num_local(); ++m)
+    assemble_lumped_mass(velocity_.geometry(L, m), lumped_mass_.data() + m * nn);
+  velocity_.level(L).shared->sum(lumped_mass_.data());
+  problem.impose_dirichlet_values(load_);
+}
+
+void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inverse_dtau) {
+  inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
+  blocks_.B1.fill(0.0);
+  blocks_.B2.fill(0.0);
+  blocks_.D1.fill(0.0);
+  blocks_.D2.fill(0.0);
+  blocks_.C.fill(0.0);
+  Fp_.fill(0.0);
+  assemble_velocity_levels(nu, inverse_dtau);
+  if (body_force_) {  // the load depends on w through its SUPG/PSPG terms
+    const SharedNodes& shared = *velocity_.level(problem_->level).shared;
+    shared.sum(load_.u1().data());
+    shared.sum(load_.u2().data());
+    shared.sum(load_.p().data());
+    problem_->impose_dirichlet_values(load_);
+  }
+}
+
+void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dtau) {
+  const int L = problem_->level;
+  const NavierStokesParams& p = *params_;
+  const auto velocity_at = [&](const MacroGeometry& g, int m) {
+    const std::size_t g_nn = static_cast<std::size_t>(g.n) * g.n;
+    return MacroVelocity{w_[g.level][0].data() + m * g_nn, w_[g.level][1].data() + m * g_nn};
+  };
+  // One element pass per level: A everywhere, the other blocks on the finest level.
+  const MacroAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
+                                       int m) {
+    const MacroVelocity wm = velocity_at(g, m);
+    if (g.level == L) {
+      add_navier_stokes_blocks(g, wm, nu, convection_, p.stabilisation,
+                               {&A, &blocks_.B1, &blocks_.B2, &blocks_.D1, &blocks_.D2, &blocks_.C},
+                               m);
+      const std::size_t nn = A.rows_per_macro();
+      if (body_force_)
+        assemble_navier_stokes_load(g, wm, nu, convection_, p.stabilisation, or_zero(p.force_x),
+                                    or_zero(p.force_y), load_.u1().data() + m * nn,
+                                    load_.u2().data() + m * nn, load_.p().data() + m * nn);
+      if (Fp_.macros > 0) {
+        add_pressure_convection_diffusion(g, wm, nu, convection_, p.stabilisation,
+                                          problem_->boundary_edges[m], Fp_, m);
+        if (inverse_dtau > 0) add_lumped_mass(g, Fp_, m, inverse_dtau);
+      }
+    } else
+      add_velocity_operator(g, wm, nu, convection_, p.stabilisation, A, m);
+    if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
+  };
+  // Convection and SUPG rediscretised on the local coarse levels (solvers/local_levels.hpp).
+  const MacroAssembler convection = [&](const MacroGeometry& g, accel::BandedMatrix<double>& C,
+                                        int m) {
+    add_convection_operator(g, velocity_at(g, m), nu, p.stabilisation, C, m);
+  };
+  velocity_.assemble(operators, convection_ ? convection : MacroAssembler{});
+}
+
+void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
+  const int L = problem_->level;
+  const int macros = problem_->mesh.num_local();
+  if (!newton_)
+    newton_.emplace(macros, accel::nodes_per_side(L));
+  else
+    for (auto* block :
+         {&newton_->N11, &newton_->N12, &newton_->N21, &newton_->N22, &newton_->E1, &newton_->E2})
+      block->fill(0.0);
+  const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
+  for (int m = 0; m < macros; ++m)
+    add_newton_blocks(velocity_.geometry(L, m),
+                      {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn}, v.p().data() + m * nn,
+                      nu, params_->stabilisation, params_->force_x, params_->force_y,
+                      newton_->blocks(), m);
+}
+
+}  // namespace quilt

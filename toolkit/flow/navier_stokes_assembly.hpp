@@ -1,0 +1,58 @@
+#pragma once
+// The operators of the linearised Navier-Stokes system (design.md §8), set up once and
+// re-assembled in place per nonlinear step: A = nu L + N(w) + SUPG (+ M / dtau) on every global
+// level 0..L (the velocity injected to the coarse levels), the convection part that the local
+// multigrid rediscretises on its coarse levels, the finest level's B, D, C blocks, the PCD
+// operator F_p, the load, and for a Newton step the Jacobian's Newton blocks.
+
+#include <optional>
+
+#include "flow/flow_problem.hpp"
+#include "flow/level_velocity.hpp"
+#include "flow/navier_stokes_system.hpp"
+#include "solvers/level_hierarchy.hpp"
+
+namespace quilt {
+
+class NavierStokesAssembly {
+ public:
+  /// The storage of every operator (and the lumped pressure mass), zero; the problem and the
+  /// communicator must outlive this object.
+  NavierStokesAssembly(const FlowProblem& problem, const NavierStokesParams& params,
+                       const Communicator& comm);
+  NavierStokesAssembly(const NavierStokesAssembly&) = delete;
+  NavierStokesAssembly& operator=(const NavierStokesAssembly&) = delete;
+
+  /// K(v) on every level, linearised at the velocity of v, with M / dtau added to A when
+  /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load.
+  void assemble(const FlowVector& v, double nu, double inverse_dtau);
+  /// The Newton blocks of the Jacobian at v (after assemble() at the same v).
+  void assemble_newton(const FlowVector& v, double nu);
+
+  const LevelHierarchy& velocity() const { return velocity_; }
+  const FlowBlocks& blocks() const { return blocks_; }
+  const NewtonCoupling* newton() const { return newton_ ? &*newton_ : nullptr; }
+  /// F_p (type-0, finest level); no macros unless the Schur approximation is PCD.
+  const accel::BandedMatrix<double>& pressure_convection_diffusion() const { return Fp_; }
+  /// h: the Dirichlet values on the momentum rows' Dirichlet nodes, the body force elsewhere.
+  const FlowVector& load() const { return load_; }
+  /// The lumped pressure (= velocity) mass of the finest level, type-1.
+  const LevelVector& lumped_mass() const { return lumped_mass_; }
+
+ private:
+  void assemble_velocity_levels(double nu, double inverse_dtau);
+
+  const FlowProblem* problem_;
+  const NavierStokesParams* params_;
+  bool convection_;
+  bool body_force_;
+  LevelHierarchy velocity_;
+  FlowBlocks blocks_;
+  accel::BandedMatrix<double> Fp_;
+  std::optional<NewtonCoupling> newton_;
+  FlowVector load_;
+  LevelVector lumped_mass_;
+  LevelVelocities w_;  ///< the linearisation velocity on every level
+};
+
+}  // namespace quilt
