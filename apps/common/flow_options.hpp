@@ -1,27 +1,31 @@
 #pragma once
 // The keys of a quilt-flow run (mesh, boundary, flow, stabilisation, nonlinear, solver,
-// postprocess and the two-layer solver's keys) and their reading into NavierStokesParams: shared
-// by quilt-flow and the benchmarks that run its configurations.
+// postprocess and the two-layer solver's keys) and their reading into NavierStokesParams and
+// FlowPostprocessing: shared by quilt-flow and the benchmarks that run its configurations.
 
 #include <string>
 #include <vector>
 
+#include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
 #include "io/config.hpp"
 #include "parallel/communicator.hpp"
 
 namespace quilt {
 
+/// Declares the keys; their defaults are those of NavierStokesParams, ReynoldsScale and
+/// FlowPostprocessing but for the mesh (the app's default problem) and the centreline points.
 void declare_flow_keys(Config& config);
 
 struct FlowOptions {
   NavierStokesParams params;
-  double reference_velocity = 1.0;  ///< U in Re = U L / nu
-  double reference_length = 1.0;    ///< L in Re = U L / nu
-  double reynolds(double nu) const { return reference_velocity * reference_length / nu; }
+  ReynoldsScale scale;  ///< flow.reference_velocity, flow.reference_length
+  FlowPostprocessing postprocessing;
 };
 
-/// Reads and validates the keys (ConfigError naming the key).
+/// Reads and validates the keys (ConfigError naming the key), the postprocessing ones included,
+/// so that nothing found wrong after the solve wastes it: a postprocess.forces part is looked up
+/// in mesh.file (which is read for that).
 FlowOptions read_flow_options(const Config& config, const Communicator& comm);
 
 /// The value of `key` as a whitespace-separated list of numbers (ConfigError otherwise).

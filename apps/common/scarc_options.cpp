@@ -3,24 +3,34 @@
 #include <string>
 
 #include "accel/local_solver.hpp"
+#include "common/key_choice.hpp"
 
 namespace po = boost::program_options;
 
 namespace quilt {
+namespace {
+
+constexpr KeyChoice<SchwarzCombination> kCombinations[] = {
+    {"average", SchwarzCombination::average}, {"symmetric", SchwarzCombination::symmetric}};
+
+}  // namespace
 
 void declare_scarc_keys(Config& config) {
-  const accel::LocalSolverParams local;  // the defaults of the local layer's keys
+  const GlobalMultigridParams mg;  // the defaults of the keys
+  const accel::LocalSolverParams& local = mg.local;
   // clang-format off
   config.keys()
-    ("solver.mg.pre_smooth", po::value<int>()->default_value(1), "global Schwarz pre-smoothing steps")
-    ("solver.mg.post_smooth", po::value<int>()->default_value(1), "global Schwarz post-smoothing steps")
-    ("solver.mg.damping", number_key(0.7), "damping of the Schwarz correction")
-    ("solver.mg.combination", po::value<std::string>()->default_value("average"),
+    ("solver.mg.pre_smooth", po::value<int>()->default_value(mg.pre_smooth), "global Schwarz pre-smoothing steps")
+    ("solver.mg.post_smooth", po::value<int>()->default_value(mg.post_smooth), "global Schwarz post-smoothing steps")
+    ("solver.mg.damping", number_key(mg.damping), "damping of the Schwarz correction")
+    ("solver.mg.combination",
+     po::value<std::string>()->default_value(choice_name(kCombinations, mg.combination)),
      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
     ("solver.coarse.threshold", po::value<long long>()->default_value(static_cast<long long>(kDefaultCoarseThreshold)),
      "coarse level Lc: highest level below L with at most this many global unknowns (UMFPACK)")
-    ("solver.local.target", po::value<std::string>()->default_value("cpu"), "local solves on: cpu | cuda")
-    ("solver.local.precision", po::value<std::string>()->default_value("double"),
+    ("solver.local.target", po::value<std::string>()->default_value(accel::to_string(local.target)),
+     "local solves on: cpu | cuda")
+    ("solver.local.precision", po::value<std::string>()->default_value(accel::to_string(local.precision)),
      "local solve precision: double | float (mixed precision)")
     ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
      "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
@@ -32,12 +42,13 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.post_smooth", po::value<int>()->default_value(local.post_smooth), "local MG post-smoothing steps")
     ("solver.local.damping", po::value<double>(),
      "relaxation omega of the local smoother (default: 0.7 for jacobi, 1 for the others)")
-    ("solver.local.cycles", po::value<int>()->default_value(1), "local V-cycles per local solve (cap with digits)")
-    ("solver.local.digits", number_key(0.0),
+    ("solver.local.cycles", po::value<int>()->default_value(local.max_cycles),
+     "local V-cycles per local solve (cap with digits)")
+    ("solver.local.digits", number_key(local.digits),
      "> 0: local cycles until each macro gained this many digits")
-    ("solver.local.coarse_level", po::value<int>()->default_value(1),
+    ("solver.local.coarse_level", po::value<int>()->default_value(mg.local_coarse_level),
      "coarsest local MG level (dense LU per macro)")
-    ("solver.local.device", po::value<int>()->default_value(-1),
+    ("solver.local.device", po::value<int>()->default_value(local.device),
      "cuda device; -1: node-local rank modulo the device count");
   // clang-format on
 }
@@ -50,13 +61,7 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   if (mg.pre_smooth + mg.post_smooth == 0)
     config.fail("solver.mg.pre_smooth", "smoothing steps must not both be 0");
   mg.damping = config.get("solver.mg.damping", Range<double>::open_closed(0, 1.5));
-  const auto combination = config.get<std::string>("solver.mg.combination");
-  if (combination == "average")
-    mg.combination = SchwarzCombination::average;
-  else if (combination == "symmetric")
-    mg.combination = SchwarzCombination::symmetric;
-  else
-    config.fail("solver.mg.combination", "'" + combination + "' is not average or symmetric");
+  mg.combination = read_choice(config, "solver.mg.combination", kCombinations);
   // Read as a signed number: -1 would wrap to 2^64 - 1 as an unsigned one.
   o.coarse_threshold = static_cast<std::size_t>(
       config.get("solver.coarse.threshold", Range<long long>::at_least(1)));

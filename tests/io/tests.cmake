@@ -3,9 +3,12 @@
 add_executable(test_config io/test_config.cpp ${CMAKE_CURRENT_SOURCE_DIR}/mpi_main.cpp)
 target_link_libraries(test_config PRIVATE quilt_app_common GTest::gtest)
 target_compile_definitions(test_config PRIVATE QUILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# Run in the source tree: the shipped configurations name their meshes relative to it, and
+# reading a flow configuration reads the mesh when it asks for forces (postprocess.forces).
 add_test(NAME test_config
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${QUILT_MPIEXEC_FLAGS}
-                 $<TARGET_FILE:test_config>)
+                 $<TARGET_FILE:test_config>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # A parse that hangs ends the binary itself after 30 s (test_config.cpp); this is the backstop.
 set_tests_properties(test_config PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS serial
                      TIMEOUT 120)

@@ -1,0 +1,47 @@
+#include "flow/flow_log.hpp"
+
+#include <cstdio>
+
+namespace quilt {
+
+void FlowLog::header() const {
+  if (!writes_) return;
+  const NavierStokesParams& p = run_.params;
+  std::printf("quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n", p.mesh_file.c_str(), p.level,
+              run_.scale.reynolds(p.nu), p.nu, p.stokes ? ", Stokes" : "", run_.ranks);
+  std::printf("%6s %10s %12s %6s %6s %10s %8s %10s\n", "step", "Re", "residual", "method", "lin.it",
+              "lin.red", "time[s]", "dtau");
+}
+
+void FlowLog::step(const NonlinearStep& s) const {
+  if (!writes_) return;
+  // A step without a linear solve is the last one: the residual that met the tolerance.
+  const char* method = s.linear_iterations == 0 ? "-" : (s.newton ? "newton" : "picard");
+  std::printf("%6d %10.4g %12.4e %6s %6d %10.3e %8.3f %10.3g\n", s.step, run_.scale.reynolds(s.nu),
+              s.residual, method, s.linear_iterations, s.linear_reduction, s.seconds,
+              s.pseudo_time_step);
+}
+
+void FlowLog::summary(const NavierStokesResult& r, const FlowQuantities& q) const {
+  if (!writes_) return;
+  std::printf(
+      "  %zu dofs, %zu nonlinear steps, %d linear iterations, kinetic energy %.8e, |div u| "
+      "%.3e\n",
+      r.dofs, r.steps.size() - 1, total_linear_iterations(r), q.kinetic_energy, q.divergence_l2);
+  const FlowTimings& t = r.timings;
+  std::printf(
+      "  time: total %.3f s, setup %.3f s, assembly %.3f s, linear %.3f s (local %.3f s, coarse "
+      "%.3f s)\n",
+      t.total, t.setup, t.assembly, t.linear, t.local_solve, t.coarse_solve);
+  print_quantities(q);
+}
+
+void FlowLog::print_quantities(const FlowQuantities& q) const {
+  if (const auto& f = q.forces)
+    std::printf("  %s: drag %.8f lift %.8f (volume form); drag %.8f lift %.8f (surface)\n",
+                f->part.c_str(), f->drag, f->lift, f->drag_surface, f->lift_surface);
+  if (q.pressure_difference) std::printf("  pressure difference %.8f\n", *q.pressure_difference);
+  if (q.recirculation_length) std::printf("  recirculation length %.6f\n", *q.recirculation_length);
+}
+
+}  // namespace quilt

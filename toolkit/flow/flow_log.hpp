@@ -1,0 +1,29 @@
+#pragma once
+// The progress log of a quilt-flow run on stdout: a header, one line per nonlinear step, and a
+// summary of the converged flow. Only the rank that is told to write writes (rank 0), so the
+// callers need not guard every line.
+
+#include "flow/flow_report.hpp"
+#include "flow/navier_stokes_solver.hpp"
+
+namespace quilt {
+
+class FlowLog {
+ public:
+  FlowLog(const FlowRun& run, bool writes) : run_(run), writes_(writes) {}
+
+  /// The run and the column heads of the step lines.
+  void header() const;
+  /// One line per nonlinear step (a ProgressCallback).
+  void step(const NonlinearStep& s) const;
+  /// Sizes, iteration counts, timings and the evaluated quantities.
+  void summary(const NavierStokesResult& r, const FlowQuantities& q) const;
+
+ private:
+  void print_quantities(const FlowQuantities& q) const;
+
+  FlowRun run_;
+  bool writes_;
+};
+
+}  // namespace quilt
