@@ -48,7 +48,8 @@ struct NavierStokesSolver::Stage {
 };
 
 NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const Communicator& comm)
-    : params_(params),
+    : created_(Clock::now()),
+      params_(params),
       comm_(&comm),
       problem_(params_, comm),
       assembly_(problem_, params_, comm),
@@ -60,14 +61,13 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
       v_(problem_.block_size()),
       r_(problem_.block_size()),
       c_(problem_.block_size()) {
-  const auto t_start = Clock::now();
   if (params.schur == SchurApproximation::pcd) {
     laplacian_.emplace(pressure_laplacian(problem_.mesh, comm, problem_.level));
     pressure_mg_.emplace(*laplacian_,
                          with_coarse_level(params.multigrid, problem_, params.coarse_threshold));
   }
   problem_.impose_dirichlet_values(v_);
-  timings_.setup = seconds(t_start, Clock::now());
+  timings_.setup = seconds(created_, Clock::now());
 }
 
 void NavierStokesSolver::assemble(double nu, double inverse_dtau) {

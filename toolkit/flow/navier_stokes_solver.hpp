@@ -22,6 +22,7 @@
 // Structure is built once (flow/flow_problem.hpp, flow/navier_stokes_assembly.hpp, the
 // multigrids); every step assembles into it and updates the multigrids' numbers in place.
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -108,6 +109,7 @@ class NavierStokesSolver {
   void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
   void add_multigrid_timings();
 
+  std::chrono::steady_clock::time_point created_;  ///< first member: set-up time from here
   NavierStokesParams params_;
   const Communicator* comm_;
   FlowProblem problem_;
