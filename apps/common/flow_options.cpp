@@ -49,7 +49,7 @@ void declare_problem_keys(Config& config, const NavierStokesParams& defaults) {
   config.keys()
     ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
      "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals)")
-    ("mesh.level", po::value<int>()->default_value(5), "refinement level L")
+    ("mesh.level", po::value<int>()->default_value(defaults.level), "refinement level L")
     ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
     ("boundary.condition", po::value<std::vector<std::string>>()->composing(),

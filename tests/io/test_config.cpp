@@ -421,6 +421,7 @@ void expect_same_linear(const NavierStokesParams& a, const NavierStokesParams& b
 }
 
 void expect_same_nonlinear(const NavierStokesParams& a, const NavierStokesParams& b) {
+  EXPECT_SAME(level);
   EXPECT_SAME(nu);  // from flow.re and the reference velocity and length
   EXPECT_SAME(stokes);
   EXPECT_SAME(continuation);
@@ -450,7 +451,7 @@ void expect_same_postprocessing(const FlowPostprocessing& a, const FlowPostproce
 // A default written both in a key and in the struct drifts apart unnoticed; every key default
 // is read from the struct instead, and this holds the keys to it, exactly (EXPECT_EQ on
 // doubles: 0.01 from Re = 100 must be the struct's 1e-2 to the bit). Not compared: the mesh
-// (mesh.file, mesh.level: the app's default problem; NavierStokesParams has no mesh), the
+// file (the app's default problem; NavierStokesParams has no mesh), the
 // boundary conditions (no default: the one key given) and the centreline points (the cavity's
 // Ghia points, the app's).
 TEST(ConfigKeys, TheFlowKeysDefaultToTheParameterStructs) {

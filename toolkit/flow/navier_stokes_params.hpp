@@ -32,7 +32,7 @@ struct NavierStokesParams {
   std::string mesh_file;
   std::vector<std::string> charts;      ///< "PART circle CX CY R"
   std::vector<std::string> conditions;  ///< "PART noslip" ... (flow/boundary_conditions.hpp)
-  int level = 4;
+  int level = 5;
   double nu = 1e-2;
   bool stokes = false;  ///< N(u) = 0
   StabilisationParams stabilisation;
