@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Time per nonlinear step, split into set-up, assembly and linear solve, of this build against
+# an earlier revision's, side by side: the driven cavity (apps/configs/cavity.ini, Re = 100) at
+# each level, the two binaries alternated PAIRS times; the median of each quantity is printed.
+# Set-up is the structure built once (mesh, hierarchies, plans, symbolic factorisation, solver
+# buffers); assembly the numbers of every step (element loops, local coarse levels, numeric
+# refactorisation). A revision whose JSON has no timings.setup rebuilt everything per step; its
+# set-up column is then total - assembly - linear (the mesh and the solver's first set-up).
+# Usage: bench/flow_step_timing.sh REV [build-dir]    e.g. bench/flow_step_timing.sh b94f3f7
+#   LEVELS="6 7 8" PAIRS=2 NP=2 by default. REV is built once in build-rev-REV/ (a worktree).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REV=${1:?usage: bench/flow_step_timing.sh REV [build-dir]}
+NEW=${2:-build}/bin/quilt-flow
+LEVELS=${LEVELS:-6 7 8}; PAIRS=${PAIRS:-2}; NP=${NP:-2}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+TREE=build-rev-$REV
+if [ ! -x "$TREE/build/bin/quilt-flow" ]; then
+  [ -d "$TREE" ] || git worktree add --detach "$TREE" "$REV" > /dev/null
+  cmake -S "$TREE" -B "$TREE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
+  cmake --build "$TREE/build" -j2 --target quilt-flow > /dev/null
+fi
+OLD=$TREE/build/bin/quilt-flow
+OUT=${OUT:-$(mktemp -d)}
+for L in $LEVELS; do
+  for k in $(seq "$PAIRS"); do
+    for who in old new; do
+      bin=$OLD; [ "$who" = new ] && bin=$NEW
+      mpirun -np "$NP" "$bin" --config apps/configs/cavity.ini --mesh.level="$L" \
+        --results "$OUT/${who}_L${L}_$k.json" > "$OUT/${who}_L${L}_$k.log" 2>&1
+    done
+  done
+done
+python3 - "$OUT" "$LEVELS" "$PAIRS" "$REV" <<'PY'
+import json, statistics, sys
+out, levels, pairs, rev = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4]
+def row(who, L):
+    runs = [json.load(open(f"{out}/{who}_L{L}_{k}.json")) for k in range(1, pairs + 1)]
+    def med(f): return statistics.median(f(r) for r in runs)
+    steps = runs[0]["nonlinear_iterations"]
+    t = lambda r: r["timings"]
+    setup = med(lambda r: t(r).get("setup", t(r)["total"] - t(r)["assembly"] - t(r)["linear"]))
+    return steps, setup, med(lambda r: t(r)["assembly"]) / steps, \
+        med(lambda r: t(r)["linear"]) / steps, med(lambda r: t(r)["total"])
+print(f"cavity Re 100, {pairs} alternated pairs, median; per step = per nonlinear step")
+print("| L | build | steps | set-up [s] | assembly/step [s] | linear/step [s] | total [s] |")
+print("|---|---|---|---|---|---|---|")
+for L in levels:
+    rows = {w: row(w, L) for w in ("old", "new")}
+    for w, name in (("old", rev), ("new", "this")):
+        s, su, a, l, tot = rows[w]
+        print(f"| {L} | {name} | {s} | {su:.3f} | {a:.3f} | {l:.3f} | {tot:.2f} |")
+    print(f"| {L} | ratio {rev}/this | | | {rows['old'][2] / rows['new'][2]:.2f} | "
+          f"{rows['old'][3] / rows['new'][3]:.2f} | {rows['old'][4] / rows['new'][4]:.2f} |")
+PY
+echo "(JSON results and logs in $OUT)"
