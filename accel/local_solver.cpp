@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "accel/cpu/local_multigrid.hpp"
+#include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #ifdef QUILT_HAVE_CUDA
 #include "accel/cuda/cuda_local_solver.hpp"
 #endif
@@ -76,20 +77,68 @@ int cuda_device_count() {
 }
 
 void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                        const std::string& who) {
-  if (levels.empty()) throw AccelError(who + ": no levels given");
+                        std::string_view who) {
+  if (levels.empty()) throw AccelError(std::string(who) + ": no levels given");
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>* A = levels[k];
-    const std::string where = who + ": level " + std::to_string(k);
-    if (A == nullptr) throw AccelError(where + " is null");
-    if (A->macros < 1 || A->n < 2) throw AccelError(where + " has no macros or n < 2");
+    const auto where = [&] { return std::string(who) + ": level " + std::to_string(k); };
+    if (A == nullptr) throw AccelError(where() + " is null");
+    if (A->macros < 1 || A->n < 2) throw AccelError(where() + " has no macros or n < 2");
     for (const auto& band : A->band)
-      if (band.size() != A->rows()) throw AccelError(where + ": a band has the wrong length");
+      if (band.size() != A->rows()) throw AccelError(where() + ": a band has the wrong length");
     if (A->macros != levels.front()->macros)
-      throw AccelError(where + " holds a different number of macros than level 0");
+      throw AccelError(where() + " holds a different number of macros than level 0");
     if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
-      throw AccelError(where + ": n = " + std::to_string(A->n) +
+      throw AccelError(where() + ": n = " + std::to_string(A->n) +
                        " is not 2 n_coarse - 1 = " + std::to_string(2 * levels[k - 1]->n - 1));
+  }
+}
+
+namespace {
+
+bool is_unit_row(const BandedMatrix<double>& A, std::size_t r) {
+  for (int b = 0; b < kBands; ++b)
+    if (b != kCentre && A.band[b][r] != 0.0) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::size_t> unit_rows(const BandedMatrix<double>& A) {
+  std::vector<std::size_t> rows;
+  for (std::size_t r = 0; r < A.rows(); ++r)
+    if (is_unit_row(A, r)) rows.push_back(r);
+  return rows;
+}
+
+void check_update_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                         std::size_t set_up_levels, std::string_view who) {
+  if (set_up_levels == 0)
+    throw AccelError(std::string(who) +
+                     ": no hierarchy to update (setup() was not called, or a later update failed)");
+  check_local_levels(levels, who);
+  if (levels.size() != set_up_levels)
+    throw AccelError(std::string(who) + ": " + std::to_string(levels.size()) +
+                     " levels given, set up with " + std::to_string(set_up_levels));
+}
+
+void check_level_structure(const BandedMatrix<double>& A, std::size_t k, int macros, int n,
+                           const std::vector<std::size_t>& unit_rows, std::string_view who) {
+  const auto where = [&] { return std::string(who) + ": level " + std::to_string(k); };
+  if (A.macros != macros)
+    throw AccelError(where() + " holds " + std::to_string(A.macros) + " macros, set up with " +
+                     std::to_string(macros));
+  if (A.n != n)
+    throw AccelError(where() + ": n = " + std::to_string(A.n) +
+                     ", set up with n = " + std::to_string(n));
+  std::size_t next = 0;  // the first unit row of setup's not yet passed
+  for (std::size_t r = 0; r < A.rows(); ++r) {
+    const bool was_unit = next < unit_rows.size() && unit_rows[next] == r;
+    if (was_unit) ++next;
+    if (is_unit_row(A, r) != was_unit)
+      throw AccelError(where() + ": the Dirichlet (unit) rows differ from setup's: " +
+                       cpu::describe_row(A.n, r) + (was_unit ? " was" : " was not") +
+                       " a unit row");
   }
 }
 

@@ -5,12 +5,14 @@
 // The matrices are the *local matrices* of design.md §2 (principal submatrices of the global
 // assembled matrix on a macro's nodes, Dirichlet rows as unit rows), on the levels
 // coarse..fine of the macro hierarchy. The solver owns converted copies (float or double, host
-// or device) made once in setup(); solve() moves the defect in and the correction out once.
+// or device) made in setup() and refreshed in place by update(); solve() moves the defect in and
+// the correction out once.
 
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
@@ -69,7 +71,10 @@ class LocalSolver {
   /// levels, macros, n and Dirichlet (unit) rows, new entries. Smoothers and the coarsest LU are
   /// refactorised into the storage made by setup() (host and device: nothing is allocated), and
   /// the solver then computes bitwise what a fresh setup() with these levels would. Throws
-  /// AccelError if the structure differs. This default makes a fresh setup() (it allocates).
+  /// AccelError if the structure differs, leaving the solver as it was; numbers that setup()
+  /// rejects (a zero pivot) throw as there and leave the solver without a hierarchy (solve()
+  /// refuses) until the next setup(): the storage was already partly refreshed. This default
+  /// makes a fresh setup() (it allocates).
   virtual void update(const std::vector<const BandedMatrix<double>*>& levels) { setup(levels); }
 
   /// defect and correction hold macros * n * n values (n of the finest level), macro-major.
@@ -81,9 +86,25 @@ class LocalSolver {
 };
 
 /// Checks a level list for LocalSolver::setup: non-empty, no null, consistent band lengths and
-/// macro counts, n_{k+1} = 2 n_k - 1. Throws AccelError prefixed with `who`.
+/// macro counts, n_{k+1} = 2 n_k - 1. Throws AccelError prefixed with `who`; allocates nothing
+/// unless it throws (update() runs it every nonlinear step).
 void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                        const std::string& who);
+                        std::string_view who);
+
+/// The Dirichlet rows of A (design.md §4: the unit rows, whose 8 off-diagonal entries are 0),
+/// macro offsets included, in increasing order.
+std::vector<std::size_t> unit_rows(const BandedMatrix<double>& A);
+
+/// The checks of LocalSolver::update before it touches anything: check_local_levels, a solver
+/// that was set up (set_up_levels > 0), and as many levels as it was set up with.
+void check_update_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                         std::size_t set_up_levels, std::string_view who);
+
+/// Throws AccelError naming level k and what differs unless A has the macros, n and unit rows
+/// (as unit_rows() found them) of the matrix setup() was given on that level. No allocation
+/// unless it throws.
+void check_level_structure(const BandedMatrix<double>& A, std::size_t k, int macros, int n,
+                           const std::vector<std::size_t>& unit_rows, std::string_view who);
 
 /// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a
 /// smoother the target does not have; make_local_solver checks the same.

@@ -33,53 +33,57 @@ void factorise_dense(int size, double* a, int* pivot, int macro) {
   }
 }
 
-template <class T>
-void BatchedDenseLU<T>::factorise(const BandedMatrix<double>& A) {
+void dense_macro(const BandedMatrix<double>& A, int macro, double* dense) {
   const int n = A.n;
   const int size = n * n;
-  const std::size_t block = static_cast<std::size_t>(size) * size;
-  macros_ = A.macros;
-  size_ = size;
-  lu_.resize(block * macros_);
-  pivot_.resize(static_cast<std::size_t>(size) * macros_);
-  std::vector<double> work(block);
-  for (int m = 0; m < A.macros; ++m) {
-    std::fill(work.begin(), work.end(), 0.0);
-    for (int r = 0; r < size; ++r) {
-      const int i = r % n;
-      const int j = r / n;
-      for (int k = 0; k < kBands; ++k) {
-        const int ii = i + k % 3 - 1;
-        const int jj = j + k / 3 - 1;
-        // Neighbours across the macro boundary hold 0 by the storage convention; skip them.
-        if (ii >= 0 && ii < n && jj >= 0 && jj < n)
-          work[static_cast<std::size_t>(r) * size + ii + jj * n] = A.at(k, m, r);
-      }
+  std::fill(dense, dense + static_cast<std::size_t>(size) * size, 0.0);
+  for (int r = 0; r < size; ++r) {
+    const int i = r % n;
+    const int j = r / n;
+    for (int k = 0; k < kBands; ++k) {
+      const int ii = i + k % 3 - 1;
+      const int jj = j + k / 3 - 1;
+      // Neighbours across the macro boundary hold 0 by the storage convention; skip them.
+      if (ii >= 0 && ii < n && jj >= 0 && jj < n)
+        dense[static_cast<std::size_t>(r) * size + ii + jj * n] = A.at(k, macro, r);
     }
-    store(m, work);
+  }
+}
+
+template <class T>
+void BatchedDenseLU<T>::factorise(const BandedMatrix<double>& A) {
+  reshape(A.macros, A.n * A.n);
+  for (int m = 0; m < A.macros; ++m) {
+    dense_macro(A, m, work_.data());
+    store(m);
   }
 }
 
 template <class T>
 void BatchedDenseLU<T>::factorise(int macros, int size, const double* dense) {
+  reshape(macros, size);
+  const std::size_t block = work_.size();
+  for (int m = 0; m < macros; ++m) {
+    std::copy(dense + m * block, dense + (m + 1) * block, work_.begin());
+    store(m);
+  }
+}
+
+template <class T>
+void BatchedDenseLU<T>::reshape(int macros, int size) {
   const std::size_t block = static_cast<std::size_t>(size) * size;
   macros_ = macros;
   size_ = size;
   lu_.resize(block * macros);
   pivot_.resize(static_cast<std::size_t>(size) * macros);
-  std::vector<double> work(block);
-  for (int m = 0; m < macros; ++m) {
-    std::copy(dense + m * block, dense + (m + 1) * block, work.begin());
-    store(m, work);
-  }
+  work_.resize(block);
 }
 
 template <class T>
-void BatchedDenseLU<T>::store(int macro, std::vector<double>& work) {
-  const std::size_t block = static_cast<std::size_t>(size_) * size_;
-  factorise_dense(size_, work.data(), pivot_.data() + static_cast<std::size_t>(macro) * size_,
+void BatchedDenseLU<T>::store(int macro) {
+  factorise_dense(size_, work_.data(), pivot_.data() + static_cast<std::size_t>(macro) * size_,
                   macro);
-  std::transform(work.begin(), work.end(), lu_.begin() + macro * block,
+  std::transform(work_.begin(), work_.end(), lu_.begin() + macro * work_.size(),
                  [](double v) { return static_cast<T>(v); });
 }
 

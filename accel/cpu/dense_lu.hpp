@@ -1,7 +1,8 @@
 #pragma once
 // Direct solver of the coarsest local level (design.md §7): one dense LU factorisation with
-// partial pivoting per macro, P A = L U, computed once in double and stored in T, so the solve
-// in the cycle runs in the local layer's precision on data that is never refactorised.
+// partial pivoting per macro, P A = L U, computed in double and stored in T, so the solve in the
+// cycle runs in the local layer's precision. It is refactorised only when the numbers of the
+// matrix change (LocalSolver::update), into the same storage.
 
 #include <cstddef>
 #include <vector>
@@ -16,16 +17,22 @@ namespace quilt::accel::cpu {
 /// the macro and column for a singular or non-finite matrix.
 void factorise_dense(int size, double* a, int* pivot, int macro);
 
+/// The dense row-major (n*n) x (n*n) matrix of one macro of a banded batch, into `dense` (every
+/// entry written). Shared by both targets so they factorise the same matrix.
+void dense_macro(const BandedMatrix<double>& A, int macro, double* dense);
+
 template <class T>
 class BatchedDenseLU {
  public:
   BatchedDenseLU() = default;
 
   /// Factorises every macro of a banded batch (its dense size is n*n). Throws AccelError when a
-  /// macro's matrix is singular (a zero pivot column).
+  /// macro's matrix is singular (a zero pivot column); the factors are then unusable. A batch of
+  /// the macros and size factorised before reuses the storage: nothing is allocated.
   void factorise(const BandedMatrix<double>& A);
 
-  /// Factorises macros dense row-major size x size matrices stored one after another.
+  /// Factorises macros dense row-major size x size matrices stored one after another, like the
+  /// banded factorise().
   void factorise(int macros, int size, const double* dense);
 
   /// x = A^{-1} b on every macro; b and x hold macros * size values and may be the same array.
@@ -35,13 +42,16 @@ class BatchedDenseLU {
   int size() const { return size_; }
 
  private:
-  /// Factorises the dense matrix of one macro held in work (destroyed) into its slot.
-  void store(int macro, std::vector<double>& work);
+  /// Sizes the storage for macros matrices of size x size (no allocation if it has that size).
+  void reshape(int macros, int size);
+  /// Factorises the dense matrix of one macro held in work_ (destroyed) into its slot.
+  void store(int macro);
 
   int macros_ = 0;
   int size_ = 0;
-  std::vector<T> lu_;       ///< per macro: unit lower L below, U on and above the diagonal
-  std::vector<int> pivot_;  ///< per macro: row k was swapped with row pivot[k] at step k
+  std::vector<T> lu_;         ///< per macro: unit lower L below, U on and above the diagonal
+  std::vector<int> pivot_;    ///< per macro: row k was swapped with row pivot[k] at step k
+  std::vector<double> work_;  ///< one macro's matrix in double while it is factorised
 };
 
 }  // namespace quilt::accel::cpu

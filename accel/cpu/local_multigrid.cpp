@@ -24,6 +24,9 @@ void macro_norms(const T* v, std::size_t per_macro, std::vector<double>& norms) 
   }
 }
 
+constexpr const char* kSetup = "local multigrid setup";
+constexpr const char* kUpdate = "local multigrid update";
+
 }  // namespace
 
 template <class T>
@@ -31,39 +34,70 @@ CpuLocalMultigrid<T>::CpuLocalMultigrid(const LocalSolverParams& params) : param
 
 template <class T>
 void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>& levels) {
-  check_local_levels(levels, "local multigrid setup");
+  check_local_levels(levels, kSetup);
   // Built aside and moved in at the end, so a setup that throws leaves the solver as it was.
-  std::vector<Level> built(levels.size());
-  for (std::size_t k = 0; k < levels.size(); ++k) {
-    const BandedMatrix<double>& src = *levels[k];
-    Level& l = built[k];
-    l.n = src.n;
-    l.rows = src.rows();
-    for (std::size_t r = 0; r < l.rows; ++r) {
-      bool unit = true;
-      for (int b = 0; b < kBands; ++b)
-        if (b != kCentre && src.band[b][r] != 0.0) unit = false;
-      if (unit) l.dirichlet.push_back(r);
-    }
-    l.b.assign(l.rows, T(0));
-    l.x.assign(l.rows, T(0));
-    if (k == 0) continue;
-    l.A = src.template converted<T>();
-    try {
-      l.smoother = cpu::make_smoother(l.A, {params_.smoother, params_.ordering, params_.omega()});
-    } catch (const AccelError& e) {
-      throw AccelError("local multigrid setup: level " + std::to_string(k) + ", " + e.what());
-    }
-    l.d.assign(l.rows, T(0));
-  }
+  std::vector<Level> built = shaped_levels(levels);
   cpu::BatchedDenseLU<T> lu;
-  lu.factorise(*levels.front());
+  load_numbers(levels, built, lu, kSetup);
   macros_ = levels.front()->macros;
   levels_ = std::move(built);
   coarse_lu_ = std::move(lu);
   initial_norms_.assign(macros_, 0.0);
   norms_.assign(macros_, 0.0);
   stats_ = {};
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*>& levels) {
+  check_update_levels(levels, levels_.size(), kUpdate);
+  for (std::size_t k = 0; k < levels.size(); ++k)
+    check_level_structure(*levels[k], k, macros_, levels_[k].n, levels_[k].dirichlet, kUpdate);
+  try {
+    load_numbers(levels, levels_, coarse_lu_, kUpdate);
+  } catch (const AccelError&) {
+    // Partly refreshed numbers would solve with a mix of two operators.
+    levels_.clear();
+    throw;
+  }
+  stats_ = {};
+}
+
+template <class T>
+auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<double>*>& levels)
+    -> std::vector<Level> {
+  std::vector<Level> built(levels.size());
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const BandedMatrix<double>& src = *levels[k];
+    Level& l = built[k];
+    l.n = src.n;
+    l.rows = src.rows();
+    l.dirichlet = unit_rows(src);
+    l.b.assign(l.rows, T(0));
+    l.x.assign(l.rows, T(0));
+    if (k == 0) continue;
+    l.A = BandedMatrix<T>(src.macros, src.n);
+    l.d.assign(l.rows, T(0));
+  }
+  return built;
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
+                                        std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu,
+                                        const char* who) const {
+  for (std::size_t k = 1; k < levels.size(); ++k) {
+    Level& l = into[k];
+    levels[k]->convert_into(l.A);
+    try {
+      if (l.smoother)
+        l.smoother->update(l.A);
+      else
+        l.smoother = cpu::make_smoother(l.A, {params_.smoother, params_.ordering, params_.omega()});
+    } catch (const AccelError& e) {
+      throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
+    }
+  }
+  lu.factorise(*levels.front());
 }
 
 template <class T>

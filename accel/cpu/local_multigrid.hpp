@@ -33,6 +33,7 @@ class CpuLocalMultigrid final : public LocalSolver {
   explicit CpuLocalMultigrid(const LocalSolverParams& params);
 
   void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
+  void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   LocalSolveStats last_stats() const override { return stats_; }
   std::string description() const override;
@@ -52,6 +53,13 @@ class CpuLocalMultigrid final : public LocalSolver {
     std::size_t rows = 0;
   };
 
+  /// The levels of setup() with their storage made (matrices, vectors, Dirichlet rows), no
+  /// numbers yet.
+  static std::vector<Level> shaped_levels(const std::vector<const BandedMatrix<double>*>& levels);
+  /// The numbers of setup() and update(): the matrices converted into `into`, their smoothers
+  /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.
+  void load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
+                    std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu, const char* who) const;
   void vcycle(int k, bool x_is_zero);
   /// Per macro 2-norm of b - A x on the finest level, into norms_.
   void finest_defect_norms();

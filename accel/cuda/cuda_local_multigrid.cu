@@ -33,11 +33,14 @@ namespace {
 // more than the default 48 KiB.
 constexpr std::size_t kCoarseSharedLimit = 48 * 1024;
 
+constexpr const char* kSetup = "cuda local multigrid setup";
+constexpr const char* kUpdate = "cuda local multigrid update";
+
 void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
-  check_local_levels(levels, "cuda local multigrid setup");
+  check_local_levels(levels, kSetup);
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>* A = levels[k];
-    const std::string where = "cuda local multigrid setup: level " + std::to_string(k);
+    const std::string where = std::string(kSetup) + ": level " + std::to_string(k);
     // 32-bit row indices in the kernels; gridDim.y = macros in the norm reduction.
     if (A->rows() > static_cast<std::size_t>(INT_MAX))
       throw AccelError(where + ": " + std::to_string(A->rows()) +
@@ -55,6 +58,7 @@ struct DeviceLevel {
   DeviceBuffer<T> bands;                  ///< band k at [k*rows, (k+1)*rows); empty on level 0
   DeviceBuffer<T> invdiag;                ///< 1 / A(r, r), formed in double; empty on level 0
   DeviceBuffer<unsigned char> dirichlet;  ///< 1 at unit rows
+  std::vector<std::size_t> unit_rows;     ///< the same rows, on the host for update()'s check
   DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
   DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
   int current = 0;                        ///< which x holds the iterate
@@ -80,6 +84,7 @@ class CudaLocalMultigrid final : public LocalSolver {
       : params_(params), device_(device), device_name_(std::move(device_name)) {}
 
   void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
+  void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   LocalSolveStats last_stats() const override { return stats_; }
   std::string description() const override;
@@ -89,8 +94,19 @@ class CudaLocalMultigrid final : public LocalSolver {
   double time_vcycle(int reps);
 
  private:
-  /// setup() after the checks: everything that allocates, converts and uploads.
+  /// setup() after the checks: the device and staging storage, then load_numbers().
   void build(const std::vector<const BandedMatrix<double>*>& levels);
+  /// The storage of level k (device buffers, Dirichlet rows uploaded), no numbers yet.
+  void shape_level(std::size_t k, const BandedMatrix<double>& src);
+  /// The numbers of setup() and update(), through the staging buffers into the device storage
+  /// that build() made. Messages start with `who`.
+  void load_numbers(const std::vector<const BandedMatrix<double>*>& levels, const char* who);
+  /// 1 / diag and the bands of level k >= 1.
+  void load_level(std::size_t k, const BandedMatrix<double>& src, const char* who);
+  /// Coarsest level: dense P A = L U per macro in double on the host (factorise_dense, as the cpu
+  /// target), factors stored in T, column-major so the substitution kernel reads each column
+  /// with unit stride.
+  void load_coarse_lu(const BandedMatrix<double>& A);
   void vcycle(int k, bool x_is_zero);
   void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero);
   /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
@@ -113,6 +129,14 @@ class CudaLocalMultigrid final : public LocalSolver {
   int coarse_size_ = 0;        ///< N = n0 * n0, the dense size of the coarsest level
   DeviceBuffer<T> coarse_lu_;  ///< per macro N x N, column-major
   DeviceBuffer<int> coarse_perm_;
+  // Host staging of the numbers, made by setup() so that update() allocates nothing: one band of
+  // the finest level (pinned, so its uploads are true DMA), the coarse factors of every macro and
+  // the factorisation's double work space.
+  PinnedBuffer<T> staging_;
+  std::vector<T> staging_lu_;
+  std::vector<int> staging_perm_;
+  std::vector<double> dense_;
+  std::vector<int> pivot_;
   DeviceBuffer<double> io_;  ///< double defect / correction on the device (T = float only)
   PinnedBuffer<double> host_io_;
   unsigned norm_chunks_ = 1;
@@ -139,6 +163,24 @@ void CudaLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>
 }
 
 template <class T>
+void CudaLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*>& levels) {
+  check_update_levels(levels, levels_.size(), kUpdate);
+  for (std::size_t k = 0; k < levels.size(); ++k)
+    check_level_structure(*levels[k], k, macros_, levels_[k].shape.n, levels_[k].unit_rows,
+                          kUpdate);
+  select_device();
+  stream_.synchronize();
+  try {
+    load_numbers(levels, kUpdate);
+  } catch (...) {
+    // Partly refreshed numbers would solve with a mix of two operators.
+    levels_.clear();
+    throw;
+  }
+  stats_ = {};
+}
+
+template <class T>
 void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>& levels) {
   macros_ = levels.front()->macros;
   const int n0 = levels.front()->n;
@@ -150,90 +192,18 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
                      "local hierarchy on a coarser level");
 
   levels_.resize(levels.size());
-  std::vector<T> host_bands, host_invdiag;
-  std::vector<unsigned char> host_mask;
-  for (std::size_t k = 0; k < levels.size(); ++k) {
-    const BandedMatrix<double>& src = *levels[k];
-    DeviceLevel<T>& l = levels_[k];
-    const std::size_t rows = src.rows();
-    l.shape = LevelShape{src.n, static_cast<unsigned>(src.rows_per_macro()),
-                         static_cast<unsigned>(rows), src.macros};
-    stream_.synchronize();  // the host staging vectors are refilled for this level
-    host_mask.assign(rows, 0);
-    for (std::size_t r = 0; r < rows; ++r) {
-      bool unit = true;
-      for (int b = 0; b < kBands; ++b)
-        if (b != kCentre && src.band[b][r] != 0.0) unit = false;
-      host_mask[r] = unit ? 1 : 0;
-    }
-    l.dirichlet = DeviceBuffer<unsigned char>(rows);
-    upload(l.dirichlet.get(), host_mask.data(), rows);
-    l.b = DeviceBuffer<T>(rows);
-    l.x[0] = DeviceBuffer<T>(rows);
-    l.current = 0;
-    if (k == 0) continue;
-
-    host_invdiag.resize(rows);
-    for (std::size_t r = 0; r < rows; ++r) {
-      // Rounded to T first, as the cpu target's smoothers see the converted matrix.
-      const double diag = static_cast<T>(src.band[kCentre][r]);
-      if (!(diag != 0.0) || !std::isfinite(diag))
-        throw AccelError("local multigrid setup: level " + std::to_string(k) + ", macro " +
-                         std::to_string(r / src.rows_per_macro()) + ", row " +
-                         std::to_string(r % src.rows_per_macro()) +
-                         " has a zero or non-finite diagonal (Jacobi needs D^{-1})");
-      host_invdiag[r] = static_cast<T>(1.0 / diag);
-    }
-    host_bands.resize(rows * kBands);
-    for (int b = 0; b < kBands; ++b)
-      std::transform(src.band[b].begin(), src.band[b].end(), host_bands.begin() + b * rows,
-                     [](double v) { return static_cast<T>(v); });
-    l.bands = DeviceBuffer<T>(rows * kBands);
-    upload(l.bands.get(), host_bands.data(), host_bands.size());
-    l.invdiag = DeviceBuffer<T>(rows);
-    upload(l.invdiag.get(), host_invdiag.data(), rows);
-    l.x[1] = DeviceBuffer<T>(rows);
-  }
-
-  // Coarsest level: dense P A = L U per macro in double on the host, factors stored in T,
-  // column-major so the substitution kernel reads each column with unit stride.
-  {
-    const BandedMatrix<double>& A = *levels.front();
-    const int N = coarse_size_;
-    const std::size_t block = static_cast<std::size_t>(N) * N;
-    std::vector<double> work(block);
-    std::vector<int> pivot(N);
-    std::vector<T> host_lu(block * macros_);
-    std::vector<int> host_perm(static_cast<std::size_t>(N) * macros_);
-    for (int m = 0; m < macros_; ++m) {
-      std::fill(work.begin(), work.end(), 0.0);
-      for (int r = 0; r < N; ++r) {
-        const int i = r % n0, j = r / n0;
-        for (int k = 0; k < kBands; ++k) {
-          const int ii = i + k % 3 - 1, jj = j + k / 3 - 1;
-          if (ii >= 0 && ii < n0 && jj >= 0 && jj < n0)
-            work[static_cast<std::size_t>(r) * N + ii + jj * n0] = A.at(k, m, r);
-        }
-      }
-      cpu::factorise_dense(N, work.data(), pivot.data(), m);
-      T* lu = host_lu.data() + m * block;
-      for (int r = 0; r < N; ++r)
-        for (int c = 0; c < N; ++c)
-          lu[static_cast<std::size_t>(c) * N + r] =
-              static_cast<T>(work[static_cast<std::size_t>(r) * N + c]);
-      // The row swaps applied in order to the identity give the gather (P b)_i = b[perm[i]].
-      int* perm = host_perm.data() + static_cast<std::size_t>(m) * N;
-      for (int i = 0; i < N; ++i) perm[i] = i;
-      for (int i = 0; i < N; ++i) std::swap(perm[i], perm[pivot[i]]);
-    }
-    coarse_lu_ = DeviceBuffer<T>(host_lu.size());
-    upload(coarse_lu_.get(), host_lu.data(), host_lu.size());
-    coarse_perm_ = DeviceBuffer<int>(host_perm.size());
-    upload(coarse_perm_.get(), host_perm.data(), host_perm.size());
-    stream_.synchronize();
-  }
-
+  for (std::size_t k = 0; k < levels.size(); ++k) shape_level(k, *levels[k]);
+  const std::size_t block = static_cast<std::size_t>(coarse_size_) * coarse_size_;
+  coarse_lu_ = DeviceBuffer<T>(block * macros_);
+  coarse_perm_ = DeviceBuffer<int>(static_cast<std::size_t>(coarse_size_) * macros_);
   const LevelShape& fine = levels_.back().shape;
+  staging_ = PinnedBuffer<T>(fine.rows);
+  staging_lu_.resize(coarse_lu_.size());
+  staging_perm_.resize(coarse_perm_.size());
+  dense_.resize(block);
+  pivot_.resize(coarse_size_);
+  load_numbers(levels, kSetup);
+
   io_ = std::is_same_v<T, double> ? DeviceBuffer<double>() : DeviceBuffer<double>(fine.rows);
   host_io_ = PinnedBuffer<double>(fine.rows);
   norm_chunks_ = norm_chunks(fine.nn, macros_);
@@ -242,6 +212,85 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
   host_norms_ = PinnedBuffer<double>(macros_);
   initial_norms_.assign(macros_, 0.0);
   stats_ = {};
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double>& src) {
+  DeviceLevel<T>& l = levels_[k];
+  const std::size_t rows = src.rows();
+  l.shape = LevelShape{src.n, static_cast<unsigned>(src.rows_per_macro()),
+                       static_cast<unsigned>(rows), src.macros};
+  l.unit_rows = unit_rows(src);
+  std::vector<unsigned char> mask(rows, 0);
+  for (std::size_t r : l.unit_rows) mask[r] = 1;
+  l.dirichlet = DeviceBuffer<unsigned char>(rows);
+  upload(l.dirichlet.get(), mask.data(), rows);
+  l.b = DeviceBuffer<T>(rows);
+  l.x[0] = DeviceBuffer<T>(rows);
+  l.current = 0;
+  if (k > 0) {
+    l.bands = DeviceBuffer<T>(rows * kBands);
+    l.invdiag = DeviceBuffer<T>(rows);
+    l.x[1] = DeviceBuffer<T>(rows);
+  }
+  stream_.synchronize();  // before the mask goes
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
+                                         const char* who) {
+  for (std::size_t k = 1; k < levels.size(); ++k) load_level(k, *levels[k], who);
+  load_coarse_lu(*levels.front());
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>& src,
+                                       const char* who) {
+  DeviceLevel<T>& l = levels_[k];
+  const std::size_t rows = src.rows();
+  T* staged = staging_.get();
+  for (std::size_t r = 0; r < rows; ++r) {
+    // Rounded to T first, as the cpu target's smoothers see the converted matrix.
+    const double diag = static_cast<T>(src.band[kCentre][r]);
+    if (!(diag != 0.0) || !std::isfinite(diag))
+      throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", macro " +
+                       std::to_string(r / src.rows_per_macro()) + ", row " +
+                       std::to_string(r % src.rows_per_macro()) +
+                       " has a zero or non-finite diagonal (Jacobi needs D^{-1})");
+    staged[r] = static_cast<T>(1.0 / diag);
+  }
+  upload(l.invdiag.get(), staged, rows);
+  // One band at a time through the one staging band: each upload completes before the next
+  // conversion overwrites it.
+  for (int b = 0; b < kBands; ++b) {
+    stream_.synchronize();
+    std::transform(src.band[b].begin(), src.band[b].end(), staged,
+                   [](double v) { return static_cast<T>(v); });
+    upload(l.bands.get() + b * rows, staged, rows);
+  }
+  stream_.synchronize();
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::load_coarse_lu(const BandedMatrix<double>& A) {
+  const int N = coarse_size_;
+  const std::size_t block = static_cast<std::size_t>(N) * N;
+  for (int m = 0; m < macros_; ++m) {
+    cpu::dense_macro(A, m, dense_.data());
+    cpu::factorise_dense(N, dense_.data(), pivot_.data(), m);
+    T* lu = staging_lu_.data() + m * block;
+    for (int r = 0; r < N; ++r)
+      for (int c = 0; c < N; ++c)
+        lu[static_cast<std::size_t>(c) * N + r] =
+            static_cast<T>(dense_[static_cast<std::size_t>(r) * N + c]);
+    // The row swaps applied in order to the identity give the gather (P b)_i = b[perm[i]].
+    int* perm = staging_perm_.data() + static_cast<std::size_t>(m) * N;
+    for (int i = 0; i < N; ++i) perm[i] = i;
+    for (int i = 0; i < N; ++i) std::swap(perm[i], perm[pivot_[i]]);
+  }
+  upload(coarse_lu_.get(), staging_lu_.data(), staging_lu_.size());
+  upload(coarse_perm_.get(), staging_perm_.data(), staging_perm_.size());
+  stream_.synchronize();
 }
 
 template <class T>
@@ -379,8 +428,7 @@ template <class T>
 std::string CudaLocalMultigrid<T>::description() const {
   std::ostringstream s;
   s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " V(" << params_.pre_smooth
-    << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on "
-    << device_name_;
+    << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on " << device_name_;
   return s.str();
 }
 

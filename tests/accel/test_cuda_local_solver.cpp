@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -17,6 +18,7 @@
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/galerkin.hpp"
 #include "accel/local_solver.hpp"
+#include "q1_test_matrices.hpp"
 
 namespace quilt::accel {
 namespace {
@@ -395,6 +397,62 @@ TEST(CudaLocalSolver, RejectsInconsistentLevels) {
   BandedMatrix<double> zero_diag = laplacian(2, macros);
   zero_diag.at(kCentre, 0, 12) = 0.0;
   EXPECT_THROW(solver->setup({&c, &zero_diag}), AccelError);
+}
+
+// --- update: the numbers of a nonlinear step refreshed in place ---------------------------------
+
+// Dirichlet sides all round, on one side and on two.
+const std::vector<testing::MacroSpec> kStepMacros = {
+    {1.0, testing::kAllDirichlet},
+    {4.0, testing::kSouthDirichlet},
+    {0.25, {false, true, true, false}},
+};
+
+/// The levels of one nonlinear step: -nu Laplace + w . grad with a sheared w, its Galerkin
+/// coarse operators below. Steps differ in nu and w, not in structure.
+testing::Hierarchy flow_step(double nu, double wx, double wy, int coarse = 1, int fine = 5) {
+  testing::OperatorSpec op;
+  op.nu = nu;
+  op.w = [wx, wy](double x, double y) { return std::array<double, 2>{wx * (1.0 - y), wy * x}; };
+  return testing::galerkin_hierarchy(coarse, fine, kStepMacros, op);
+}
+
+std::vector<double> solve_with(LocalSolver& solver, const std::vector<double>& defect) {
+  std::vector<double> c(defect.size(), -1.0);
+  solver.solve(defect.data(), c.data());
+  return c;
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST(CudaLocalSolver, UpdateGivesBitwiseTheCorrectionOfAFreshSetup) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const testing::Hierarchy first = flow_step(1.0, 10.0, 4.0), second = flow_step(0.05, -3.0, 15.0);
+  const std::vector<double> defect = testing::random_defect(first.finest(), kStepMacros, 23u);
+  for (Precision precision : {Precision::float32, Precision::float64}) {
+    SCOPED_TRACE(to_string(precision));
+    LocalSolverParams params = params_for(Target::cuda, precision);
+    params.max_cycles = 3;
+    params.digits = 12.0;
+    auto solver = make_local_solver(params);
+    solver->setup(first.levels());
+    const std::vector<double> before = solve_with(*solver, defect);
+    solver->update(second.levels());
+    const std::vector<double> updated = solve_with(*solver, defect);
+    auto fresh = make_local_solver(params);
+    fresh->setup(second.levels());
+    EXPECT_TRUE(bitwise_equal(updated, solve_with(*fresh, defect)));
+    EXPECT_EQ(solver->last_stats().cycles, fresh->last_stats().cycles);
+    EXPECT_EQ(solver->last_stats().worst_reduction, fresh->last_stats().worst_reduction);
+    EXPECT_FALSE(bitwise_equal(updated, before)) << "the second step's numbers changed nothing";
+    // Another n on every level (as many levels) is refused; the second step's numbers stay.
+    EXPECT_THROW(solver->update(flow_step(0.05, -3.0, 15.0, 2, 6).levels()), AccelError);
+    EXPECT_TRUE(bitwise_equal(solve_with(*solver, defect), updated));
+    solver->update(first.levels());
+    EXPECT_TRUE(bitwise_equal(solve_with(*solver, defect), before));
+  }
 }
 
 }  // namespace

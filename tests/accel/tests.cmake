@@ -12,6 +12,14 @@ target_link_libraries(test_accel_cpu PRIVATE quilt_accel GTest::gtest_main)
 add_test(NAME test_accel_cpu COMMAND test_accel_cpu)
 set_tests_properties(test_accel_cpu PROPERTIES LABELS "serial;accel" TIMEOUT 120)
 
+# LocalSolver::update and the in-place refreshes under it. An executable of its own: it links the
+# allocation counter, which replaces the global operator new for the whole executable.
+add_executable(test_accel_update ${CMAKE_CURRENT_LIST_DIR}/test_local_solver_update.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/allocation_counter.cpp)
+target_link_libraries(test_accel_update PRIVATE quilt_accel GTest::gtest_main)
+add_test(NAME test_accel_update COMMAND test_accel_update)
+set_tests_properties(test_accel_update PROPERTIES LABELS "serial;accel" TIMEOUT 120)
+
 # The benchmark's quick mode: it must run and print its table.
 add_test(NAME bench_local_quick COMMAND quilt-bench-local --quick)
 set_tests_properties(bench_local_quick PROPERTIES LABELS "serial;accel" TIMEOUT 120)

@@ -10,11 +10,19 @@ namespace quilt::accel::cpu {
 template <class T>
 GaussSeidelSmoother<T>::GaussSeidelSmoother(const BandedMatrix<T>& A, double damping,
                                             SweepOrder order, bool symmetric)
-    : omega_(static_cast<T>(damping)),
+    : Smoother<T>(A),
+      omega_(static_cast<T>(damping)),
       order_(order),
       symmetric_(symmetric),
-      inv_diag_(inverse_diagonal(A)),
-      line_(A.n) {}
+      inv_diag_(A.rows()),
+      line_(A.n) {
+  refresh(A);
+}
+
+template <class T>
+void GaussSeidelSmoother<T>::refresh(const BandedMatrix<T>& A) {
+  inverse_diagonal(A, inv_diag_);
+}
 
 template <class T>
 void GaussSeidelSmoother<T>::update_line(const BandedMatrix<T>& A, std::size_t base, int j,

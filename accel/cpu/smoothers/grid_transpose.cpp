@@ -42,12 +42,17 @@ void transpose_grid(int macros, int n, const T* in, T* out) {
 }
 
 template <class T>
-BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A) {
-  BandedMatrix<T> At(A.macros, A.n);
+void grid_transpose_into(const BandedMatrix<T>& A, BandedMatrix<T>& At) {
   for (int k = 0; k < kBands; ++k) {
     const int swapped = band_index(k / 3 - 1, k % 3 - 1);  // (di, dj) -> (dj, di)
     transpose_grid(A.macros, A.n, A.band[k].data(), At.band[swapped].data());
   }
+}
+
+template <class T>
+BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A) {
+  BandedMatrix<T> At(A.macros, A.n);
+  grid_transpose_into(A, At);
   return At;
 }
 
@@ -55,5 +60,7 @@ template void transpose_grid(int, int, const float*, float*);
 template void transpose_grid(int, int, const double*, double*);
 template BandedMatrix<float> grid_transposed(const BandedMatrix<float>&);
 template BandedMatrix<double> grid_transposed(const BandedMatrix<double>&);
+template void grid_transpose_into(const BandedMatrix<float>&, BandedMatrix<float>&);
+template void grid_transpose_into(const BandedMatrix<double>&, BandedMatrix<double>&);
 
 }  // namespace quilt::accel::cpu

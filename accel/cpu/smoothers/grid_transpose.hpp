@@ -16,4 +16,8 @@ void transpose_grid(int macros, int n, const T* in, T* out);
 template <class T>
 BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A);
 
+/// grid_transposed(A) into At, which has A's macros and n: no allocation.
+template <class T>
+void grid_transpose_into(const BandedMatrix<T>& A, BandedMatrix<T>& At);
+
 }  // namespace quilt::accel::cpu

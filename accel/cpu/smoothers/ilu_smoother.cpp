@@ -12,40 +12,54 @@
 namespace quilt::accel::cpu {
 namespace {
 
+using Row = std::array<double, kBands>;
+
+bool inside(int n, int i, int j) {
+  return i >= 0 && i < n && j >= 0 && j < n;
+}
+
+/// The rows of x-lines j and j-1 in the elimination window: a row's elimination reads no other.
+Row& window_row(std::vector<Row>& window, int n, int i, int j) {
+  return window[static_cast<std::size_t>(j % 2) * n + i];
+}
+
+/// Eliminates the lower entries of row (i, j), held in w, in increasing column order; an update
+/// may change a later lower entry of the same row, never an earlier one.
+void eliminate_row(std::vector<Row>& window, int n, int i, int j, Row& w) {
+  for (int k = 0; k < kCentre; ++k) {
+    const int di = k % 3 - 1, dj = k / 3 - 1;
+    if (!inside(n, i + di, j + dj) || w[k] == 0.0) continue;
+    const Row& u = window_row(window, n, i + di, j + dj);
+    w[k] *= u[kCentre];  // u[kCentre] holds 1 / U(c, c)
+    for (int e = kCentre + 1; e < kBands; ++e) {
+      const int ti = di + e % 3 - 1, tj = dj + e / 3 - 1;
+      // Fill outside the 9-point pattern is dropped: that is ILU(0).
+      if (ti < -1 || ti > 1 || tj < -1 || tj > 1 || !inside(n, i + ti, j + tj)) continue;
+      w[band_index(ti, tj)] -= w[k] * u[e];
+    }
+  }
+}
+
 /// ILU(0) of macro m of A into slot m of `factors`, in double (IKJ elimination, row by row).
 template <class T>
-void factorise_macro(const BandedMatrix<T>& A, int m, BandedMatrix<T>& factors) {
+void factorise_macro(const BandedMatrix<T>& A, int m, std::vector<Row>& window,
+                     BandedMatrix<T>& factors) {
   const int n = A.n;
   const std::size_t base = m * A.rows_per_macro();
-  std::vector<std::array<double, kBands>> lu(A.rows_per_macro());  // this macro's rows, in double
-  const auto inside = [n](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n; };
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
-      const std::size_t r = i + static_cast<std::size_t>(j) * n;
-      std::array<double, kBands>& w = lu[r];
+      const std::size_t r = base + i + static_cast<std::size_t>(j) * n;
+      Row& w = window_row(window, n, i, j);
       for (int k = 0; k < kBands; ++k)
-        w[k] = inside(i + k % 3 - 1, j + k / 3 - 1) ? static_cast<double>(A.band[k][base + r]) : 0;
-      // Eliminate the lower entries in increasing column order; an update may change a later
-      // lower entry of the same row, never an earlier one.
-      for (int k = 0; k < kCentre; ++k) {
-        const int di = k % 3 - 1, dj = k / 3 - 1;
-        if (!inside(i + di, j + dj) || w[k] == 0.0) continue;
-        const std::array<double, kBands>& u = lu[r + band_offset(k, n)];
-        w[k] *= u[kCentre];  // u[kCentre] holds 1 / U(c, c)
-        for (int e = kCentre + 1; e < kBands; ++e) {
-          const int ti = di + e % 3 - 1, tj = dj + e / 3 - 1;
-          // Fill outside the 9-point pattern is dropped: that is ILU(0).
-          if (ti < -1 || ti > 1 || tj < -1 || tj > 1 || !inside(i + ti, j + tj)) continue;
-          w[band_index(ti, tj)] -= w[k] * u[e];
-        }
-      }
+        w[k] = inside(n, i + k % 3 - 1, j + k / 3 - 1) ? static_cast<double>(A.band[k][r]) : 0;
+      eliminate_row(window, n, i, j, w);
       const double pivot = w[kCentre];
-      const double scale = std::abs(static_cast<double>(A.band[kCentre][base + r]));
+      const double scale = std::abs(static_cast<double>(A.band[kCentre][r]));
       if (!std::isfinite(pivot) || std::abs(pivot) <= 1e-12 * scale)
-        throw AccelError(describe_row(n, base + r) + ": ILU(0) has a zero pivot (" +
+        throw AccelError(describe_row(n, r) + ": ILU(0) has a zero pivot (" +
                          std::to_string(pivot) + ")");
       w[kCentre] = 1.0 / pivot;
-      for (int k = 0; k < kBands; ++k) factors.band[k][base + r] = static_cast<T>(w[k]);
+      for (int k = 0; k < kBands; ++k) factors.band[k][r] = static_cast<T>(w[k]);
     }
 }
 
@@ -53,8 +67,17 @@ void factorise_macro(const BandedMatrix<T>& A, int m, BandedMatrix<T>& factors) 
 
 template <class T>
 IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
-    : omega_(static_cast<T>(damping)), factors_(A.macros, A.n), work_(A.rows()) {
-  for (int m = 0; m < A.macros; ++m) factorise_macro(A, m, factors_);
+    : Smoother<T>(A),
+      omega_(static_cast<T>(damping)),
+      factors_(A.macros, A.n),
+      work_(A.rows()),
+      window_(2 * static_cast<std::size_t>(A.n)) {
+  refresh(A);
+}
+
+template <class T>
+void IluSmoother<T>::refresh(const BandedMatrix<T>& A) {
+  for (int m = 0; m < A.macros; ++m) factorise_macro(A, m, window_, factors_);
 }
 
 template <class T>

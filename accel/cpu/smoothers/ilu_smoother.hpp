@@ -7,6 +7,7 @@
 // sec. 7.5; Wittum 1989). For symmetric A the factors satisfy U = D L^T, so M = L U is symmetric
 // and the sweep is the same in both directions.
 
+#include <array>
 #include <vector>
 
 #include "accel/cpu/smoothers/smoother.hpp"
@@ -25,12 +26,16 @@ class IluSmoother final : public Smoother<T> {
   const BandedMatrix<T>& factors() const { return factors_; }
 
  private:
+  void refresh(const BandedMatrix<T>& A) override;
   /// v <- U^{-1} L^{-1} v on every macro.
   void substitute(T* v) const;
 
   T omega_;
   BandedMatrix<T> factors_;
   std::vector<T> work_;  ///< the defect, then the correction
+  /// The factorisation runs in double on two x-lines of rows at a time (all that the elimination
+  /// of a row reads), so its double copy stays small.
+  std::vector<std::array<double, kBands>> window_;
 };
 
 }  // namespace quilt::accel::cpu

@@ -14,8 +14,7 @@ std::string describe_row(int n, std::size_t row) {
 }
 
 template <class T>
-std::vector<T> inverse_diagonal(const BandedMatrix<T>& A) {
-  std::vector<T> inv(A.rows());
+void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv) {
   for (std::size_t r = 0; r < A.rows(); ++r) {
     const double d = A.band[kCentre][r];
     if (d == 0.0 || !std::isfinite(d))
@@ -23,10 +22,9 @@ std::vector<T> inverse_diagonal(const BandedMatrix<T>& A) {
                        std::to_string(d) + ")");
     inv[r] = static_cast<T>(1.0 / d);
   }
-  return inv;
 }
 
-template std::vector<float> inverse_diagonal(const BandedMatrix<float>&);
-template std::vector<double> inverse_diagonal(const BandedMatrix<double>&);
+template void inverse_diagonal(const BandedMatrix<float>&, std::vector<float>&);
+template void inverse_diagonal(const BandedMatrix<double>&, std::vector<double>&);
 
 }  // namespace quilt::accel::cpu

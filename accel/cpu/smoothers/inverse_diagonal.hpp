@@ -9,9 +9,10 @@
 
 namespace quilt::accel::cpu {
 
-/// Throws AccelError naming the macro and node of a zero or non-finite diagonal entry.
+/// inv = 1 / diag(A), into A.rows() values the caller made. Throws AccelError naming the macro and
+/// node of a zero or non-finite diagonal entry.
 template <class T>
-std::vector<T> inverse_diagonal(const BandedMatrix<T>& A);
+void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv);
 
 /// "macro M, node (i, j)" of row `row` of a batch with n nodes per side, for error messages.
 std::string describe_row(int n, std::size_t row);

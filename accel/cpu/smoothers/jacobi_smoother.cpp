@@ -9,7 +9,14 @@ namespace quilt::accel::cpu {
 
 template <class T>
 JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, double damping)
-    : omega_(static_cast<T>(damping)), inv_diag_(inverse_diagonal(A)), scratch_(A.rows()) {}
+    : Smoother<T>(A), omega_(static_cast<T>(damping)), inv_diag_(A.rows()), scratch_(A.rows()) {
+  refresh(A);
+}
+
+template <class T>
+void JacobiSmoother<T>::refresh(const BandedMatrix<T>& A) {
+  inverse_diagonal(A, inv_diag_);
+}
 
 template <class T>
 void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps,

@@ -18,6 +18,8 @@ class JacobiSmoother final : public Smoother<T> {
               bool x_is_zero) override;
 
  private:
+  void refresh(const BandedMatrix<T>& A) override;
+
   T omega_;
   std::vector<T> inv_diag_;
   std::vector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes

@@ -12,23 +12,33 @@ namespace quilt::accel::cpu {
 template <class T>
 LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order,
                               LineDirections directions)
-    : omega_(static_cast<T>(damping)),
+    : Smoother<T>(A),
+      omega_(static_cast<T>(damping)),
       order_(order),
       directions_(directions),
       line_(A.n),
       ghost_(A.n + 2, T(0)) {
-  // The smoother is built once per operator; the factors are rounded to T once, from double.
   if (directions != LineDirections::y) {
     x_inv_pivot_.resize(A.rows());
     x_upper_.resize(A.rows());
-    factorise(A, x_inv_pivot_.data(), x_upper_.data(), false);
   }
   if (directions != LineDirections::x) {
-    yt_ = grid_transposed(A);
-    factorise(yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
+    yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
     bt_.resize(A.rows());
     xt_.resize(A.rows());
+  }
+  refresh(A);
+}
+
+template <class T>
+void LineSmoother<T>::refresh(const BandedMatrix<T>& A) {
+  // The factors are rounded to T once, from double.
+  if (directions_ != LineDirections::y) factorise(A, x_inv_pivot_.data(), x_upper_.data(), false);
+  if (directions_ != LineDirections::x) {
+    // Every band of A' is rewritten, the factor slots (bands 4 and 5) included.
+    grid_transpose_into(A, yt_);
+    factorise(yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
   }
 }
 

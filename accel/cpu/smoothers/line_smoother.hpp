@@ -32,6 +32,8 @@ class LineSmoother final : public Smoother<T> {
               bool x_is_zero) override;
 
  private:
+  void refresh(const BandedMatrix<T>& A) override;
+
   /// The tridiagonal systems of every x-line of one matrix, factorised by the Thomas algorithm,
   /// and where the sweep reads them: the couplings to the neighbouring lines (bands 0, 1, 2 and
   /// 6, 7, 8) and the lower entries l_p (band 3) of `coupling`, and per row p the reciprocal

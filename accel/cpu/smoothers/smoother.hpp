@@ -1,9 +1,11 @@
 #pragma once
 // One interface for the local multigrid's smoothers (accel/smoother_type.hpp) on the 9-band batch
-// storage. A smoother is built once per operator: whatever it precomputes from A (inverse
+// storage. A smoother is built once per matrix structure: whatever it precomputes from A (inverse
 // diagonals, line factorisations, ILU factors) and its scratch space are made in the constructor,
-// so a sweep allocates nothing. Like AMGCL's smoothers it is handed the matrix on every call; it
-// must be the matrix (same numbers) it was built from.
+// so a sweep allocates nothing, and update() recomputes it for new numbers in that storage (the
+// nonlinear steps of a flow solve change the numbers, never the structure). Like AMGCL's
+// smoothers it is handed the matrix on every call; it must be the matrix (same numbers) it was
+// built from or last updated with.
 //
 // Every smoother runs `steps` sweeps of a stationary iteration x <- x + M^{-1} (b - A x), in
 // place, on all macros of the batch, macro by macro. The pre-smoothing of a V-cycle sweeps
@@ -40,6 +42,22 @@ class Smoother {
   /// smoothing of a cycle), which lets a smoother skip the product with A in its first sweep.
   virtual void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps,
                       SweepDirection direction, bool x_is_zero) = 0;
+
+  /// Recomputes what the smoother precomputed for new numbers of A in the storage the constructor
+  /// made: nothing is allocated, and the smoother then sweeps bitwise as one built from A would.
+  /// Throws AccelError when A has other macros or n than the smoother was built for, and for the
+  /// numbers make_smoother rejects (the smoother is then unusable until an update succeeds).
+  void update(const BandedMatrix<T>& A);
+
+ protected:
+  explicit Smoother(const BandedMatrix<T>& A) : macros_(A.macros), n_(A.n) {}
+  /// update() after the shape check. The constructors call it as well, so that a smoother built
+  /// from A and one updated with A compute the same.
+  virtual void refresh(const BandedMatrix<T>& A) = 0;
+
+ private:
+  int macros_;
+  int n_;
 };
 
 /// The smoother of params.type for A. Throws AccelError, naming the macro and node, when A does
