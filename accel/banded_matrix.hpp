@@ -75,16 +75,8 @@ struct BandedMatrix {
   template <class U>
   BandedMatrix<U> converted() const {
     BandedMatrix<U> out(macros, n);
-    convert_into(out);
+    out.assign(*this);
     return out;
-  }
-  /// converted() into a matrix of the same macros and n: new numbers in the same structure are
-  /// converted without allocating (the local layer's update path).
-  template <class U>
-  void convert_into(BandedMatrix<U>& out) const {
-    for (int k = 0; k < kBands; ++k)
-      std::transform(band[k].begin(), band[k].end(), out.band[k].begin(),
-                     [](T v) { return static_cast<U>(v); });
   }
 };
 

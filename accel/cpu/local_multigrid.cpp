@@ -87,7 +87,7 @@ void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<dou
                                         const char* who) const {
   for (std::size_t k = 1; k < levels.size(); ++k) {
     Level& l = into[k];
-    levels[k]->convert_into(l.A);
+    l.A.assign(*levels[k]);
     try {
       if (l.smoother)
         l.smoother->update(l.A);
