@@ -40,6 +40,16 @@ BandedMatrix<T> random_bands(int macros, int n, unsigned seed) {
   return A;
 }
 
+/// Entries uniform in [-1, 1], reproducible from the seed.
+template <class T>
+std::vector<T> random_vector(std::size_t size, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> v(size);
+  for (T& e : v) e = static_cast<T>(u(gen));
+  return v;
+}
+
 /// Sides of a macro in the order south (j = 0), east (i = n-1), north (j = n-1), west (i = 0).
 using DirichletSides = std::array<bool, 4>;
 inline constexpr DirichletSides kAllDirichlet{true, true, true, true};

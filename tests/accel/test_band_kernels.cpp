@@ -14,14 +14,7 @@
 namespace quilt::accel {
 namespace {
 
-template <class T>
-std::vector<T> random_vector(std::size_t size, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<T> v(size);
-  for (auto& x : v) x = static_cast<T>(u(gen));
-  return v;
-}
+using testing::random_vector;
 
 /// y = A x, in long double, from a dense per-macro copy that has only the in-grid couplings.
 template <class T>

@@ -3,22 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "accel/cpu/grid_transfer.hpp"
+#include "q1_test_matrices.hpp"
 
 namespace quilt::accel {
 namespace {
 
-template <class T>
-std::vector<T> random_vector(std::size_t size, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<T> v(size);
-  for (auto& x : v) x = static_cast<T>(u(gen));
-  return v;
-}
+using testing::random_vector;
 
 template <class T>
 class GridTransfer : public ::testing::Test {};
