@@ -22,6 +22,7 @@ if [ ! -x "$TREE/build/bin/quilt-flow" ]; then
 fi
 OLD=$TREE/build/bin/quilt-flow
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 for L in $LEVELS; do
   for k in $(seq "$PAIRS"); do
     for who in old new; do
