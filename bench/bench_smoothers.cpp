@@ -17,7 +17,7 @@
 //   quilt-bench-smoothers [--quick] [--levels=A-B] [--rates-only | --scarc-only] [solver keys...]
 //     --levels: the levels of the rate table (default 5-9)
 //     e.g. --solver.local.smoother=ilu --solver.local.pre_smooth=2 (passed to every config)
-// Run from the repository root (the configs name their meshes relative to it), on one rank.
+// Run from the repository root (it names the configs relative to it), on one rank.
 
 #include <algorithm>
 #include <cmath>

@@ -27,7 +27,10 @@ for L in $LEVELS; do
   for k in $(seq "$PAIRS"); do
     for who in old new; do
       bin=$OLD; [ "$who" = new ] && bin=$NEW
+      # The mesh on the command line: revisions before the config's folder was the base of its
+      # paths read the config's mesh.file relative to the working directory.
       mpirun -np "$NP" "$bin" --config apps/configs/cavity.ini --mesh.level="$L" \
+        --mesh.file=meshes/unit_square_4x2.msh \
         --results "$OUT/${who}_L${L}_$k.json" > "$OUT/${who}_L${L}_$k.log" 2>&1
     done
   done

@@ -8,6 +8,7 @@
 #include "common/key_choice.hpp"
 #include "common/scarc_options.hpp"
 #include "mesh/msh_reader.hpp"
+#include "parallel/rank_consistency.hpp"
 
 namespace po = boost::program_options;
 
@@ -48,7 +49,8 @@ void declare_problem_keys(Config& config, const NavierStokesParams& defaults) {
   // clang-format off
   config.keys()
     ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals)")
+     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals); a relative path is taken "
+     "relative to the configuration file when set there, else to the working directory")
     ("mesh.level", po::value<int>()->default_value(defaults.level), "refinement level L")
     ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
@@ -138,7 +140,7 @@ void declare_postprocess_keys(Config& config) {
 /// Mesh, boundary conditions, viscosity and stabilisation.
 void read_problem(const Config& config, FlowOptions& o) {
   NavierStokesParams& p = o.params;
-  p.mesh_file = config.get<std::string>("mesh.file");
+  p.mesh_file = config.input_file("mesh.file");
   p.level = config.get("mesh.level", Range<int>::closed(1, 11));
   if (config.has("mesh.chart")) p.charts = config.get<std::vector<std::string>>("mesh.chart");
   if (!config.has("boundary.condition"))
@@ -242,6 +244,7 @@ std::vector<double> config_numbers(const Config& config, const std::string& key)
 }
 
 FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
+  check_same_configuration(config.file(), config.settings(), comm);
   FlowOptions o;
   read_problem(config, o);
   read_nonlinear(config, o.params);

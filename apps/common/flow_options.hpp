@@ -23,7 +23,8 @@ struct FlowOptions {
   FlowPostprocessing postprocessing;
 };
 
-/// Reads and validates the keys (ConfigError naming the key), the postprocessing ones included,
+/// Collective. Checks that every rank parsed the same configuration (check_same_configuration),
+/// reads and validates the keys (ConfigError naming the key), the postprocessing ones included,
 /// so that nothing found wrong after the solve wastes it: a postprocess.forces part is looked up
 /// in mesh.file (which is read for that).
 FlowOptions read_flow_options(const Config& config, const Communicator& comm);

@@ -1,13 +1,88 @@
 #include "mpi_main.hpp"
 
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 
+#include "io/atomic_file.hpp"
+#include "io/output.hpp"
+
 namespace quilt {
+namespace {
+
+// A signal handler may only call async-signal-safe functions (write, unlink, poll, _exit): what it
+// prints is prepared before it can run and put together without the heap or stdio.
+char g_program[64];
+bool g_prints_interruption = false;  // rank 0 only: one line per job, not one per rank
+
+void append(char* line, std::size_t capacity, std::size_t& length, const char* text) {
+  while (*text != '\0' && length + 1 < capacity) line[length++] = *text++;
+}
+
+const char* results_note() noexcept {
+  switch (results_state()) {
+    case ResultsState::pending:
+      return "; the results file was not written (an existing one is unchanged)";
+    case ResultsState::writing:
+      return "; the results file was being written: it is the new one or the old one, never a "
+             "part";
+    case ResultsState::written:
+      return "; the results file had been written";
+    case ResultsState::none:
+      break;
+  }
+  return "";
+}
+
+extern "C" void on_interruption(int signal) {
+  remove_unfinished_temporary();
+  if (g_prints_interruption) {
+    char line[256];
+    std::size_t length = 0;
+    append(line, sizeof line, length, g_program);
+    append(line, sizeof line, length,
+           signal == SIGINT ? ": interrupted (SIGINT)" : ": interrupted (SIGTERM)");
+    append(line, sizeof line, length, results_note());
+    line[length++] = '\n';
+    // A failed write cannot be reported anywhere: the process ends either way.
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line, length);
+  } else {
+    // Under mpirun a rank that exits first can get the others killed (SIGKILL) before their
+    // handler ran: the others wait a moment, so that rank 0 runs its own and speaks for the job.
+    ::poll(nullptr, 0, 500);
+  }
+  ::_exit(128 + signal);
+}
+
+/// Installs on_interruption for SIGINT and SIGTERM, but not for a signal that is ignored: a
+/// program started in the background of a script ignores SIGINT and must go on ignoring it.
+void handle_interruptions(const char* program, bool prints) {
+  std::snprintf(g_program, sizeof g_program, "%s", program);
+  g_prints_interruption = prints;
+  struct sigaction action {};
+  action.sa_handler = on_interruption;
+  sigemptyset(&action.sa_mask);
+  sigaddset(&action.sa_mask, SIGINT);  // one handler at a time: one line, one exit status
+  sigaddset(&action.sa_mask, SIGTERM);
+  for (const int signal : {SIGINT, SIGTERM}) {
+    struct sigaction previous {};
+    if (::sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler != SIG_IGN)
+      ::sigaction(signal, &action, nullptr);
+  }
+}
+
+}  // namespace
 
 int mpi_main(const char* program, int argc, char** argv, ApplicationBody body) {
+  // Line by line even into a pipe or file, so the log of a run that is interrupted or aborted
+  // (both end the process without flushing stdio) shows every line printed before the end.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   MpiEnvironment mpi(argc, argv);
   const Communicator comm;
+  handle_interruptions(program, comm.rank() == 0);
   try {
     return body(argc, argv, comm);
   } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/scarc_options.hpp"
+#include "parallel/rank_consistency.hpp"
 
 namespace po = boost::program_options;
 
@@ -13,7 +14,8 @@ void declare_poisson_keys(Config& config) {
   // clang-format off
   config.keys()
     ("mesh.file", po::value<std::string>()->default_value("meshes/unit_square_4x2.msh"),
-     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals)")
+     "coarse mesh (Gmsh MSH 2.2 or 4.1 ASCII, quadrilaterals); a relative path is taken "
+     "relative to the configuration file when set there, else to the working directory")
     ("mesh.level", po::value<int>()->default_value(6), "refinement level L (2^L x 2^L elements per macro)")
     ("mesh.chart", po::value<std::vector<std::string>>()->composing(),
      "bind a boundary part to a chart: 'PART line' or 'PART circle CX CY R' (repeatable)")
@@ -30,8 +32,9 @@ void declare_poisson_keys(Config& config) {
 }
 
 PoissonParams read_poisson_params(const Config& config, const Communicator& comm) {
+  check_same_configuration(config.file(), config.settings(), comm);
   PoissonParams p;
-  p.mesh_file = config.get<std::string>("mesh.file");
+  p.mesh_file = config.input_file("mesh.file");
   p.level = config.get("mesh.level", Range<int>::closed(0, 12));
   if (config.has("mesh.chart")) p.charts = config.get<std::vector<std::string>>("mesh.chart");
   p.solution = config.get<std::string>("problem.solution");

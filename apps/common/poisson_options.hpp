@@ -10,7 +10,8 @@ namespace quilt {
 
 void declare_poisson_keys(Config& config);
 
-/// Reads and validates the keys (ConfigError naming the key).
+/// Collective. Checks that every rank parsed the same configuration (check_same_configuration),
+/// reads and validates the keys (ConfigError naming the key).
 PoissonParams read_poisson_params(const Config& config, const Communicator& comm);
 
 }  // namespace quilt

@@ -1,6 +1,7 @@
 // Fail-safe output files (toolkit/io/atomic_file, output): a write that fails midway, on a full
 // file system or in an unwritable directory leaves an existing file as it was and no temporary
-// behind; the output-path checks name every unusable --results / --vtu path.
+// behind, as does an interruption (remove_unfinished_temporary); the output-path checks name every
+// unusable --results / --vtu path.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -90,6 +91,28 @@ TEST(AtomicFile, WriterThrowingMidwayLeavesTheOldFileAndNoTemporary) {
   // No old file: none is created.
   EXPECT_THROW(write_file_atomically(dir.file("new.json"), half_then_throw), std::logic_error);
   EXPECT_EQ(dir.listing(), "results.json");
+}
+
+// What the applications' SIGINT/SIGTERM handler does before it ends the process: the temporary
+// of the write in progress goes, the old file stays.
+TEST(AtomicFile, RemovingTheUnfinishedTemporaryLeavesTheOldFile) {
+  const TempDir dir;
+  const std::string path = dir.file("results.json");
+  put(path, kOld);
+  std::string during;
+  const auto interrupted = [&](std::ostream& out) {
+    out << "partial content\n";
+    during = dir.listing();
+    remove_unfinished_temporary();
+  };
+  // The process would have ended in the handler; here the rename finds no temporary.
+  EXPECT_THROW(write_file_atomically(path, interrupted), IoError);
+  EXPECT_NE(during.find("results.json.tmp."), std::string::npos) << during;
+  EXPECT_EQ(contents(path), kOld);
+  EXPECT_EQ(dir.listing(), "results.json");
+  // With no write in progress there is nothing to remove.
+  remove_unfinished_temporary();
+  EXPECT_EQ(contents(path), kOld);
 }
 
 /// The file-size limit stands in for a full disk (writes fail with EFBIG instead of ENOSPC,

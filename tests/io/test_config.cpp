@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/flow_options.hpp"
@@ -177,6 +178,108 @@ TEST(ConfigFile, AMissingFileIsAnErrorNamingThePath) {
   const std::string missing = dir.path() + "/missing.ini";
   const std::string what = poisson_error({"--config", missing});
   EXPECT_NE(what.find(in_quotes(missing)), std::string::npos) << what;
+}
+
+// --- paths in the configuration ---------------------------------------------------------------
+
+/// The test's working directory for its lifetime, the previous one again at its end.
+class WorkingDirectory {
+ public:
+  explicit WorkingDirectory(const fs::path& directory) : previous_(fs::current_path()) {
+    fs::current_path(directory);
+  }
+  ~WorkingDirectory() {
+    std::error_code ec;
+    fs::current_path(previous_, ec);
+  }
+  WorkingDirectory(const WorkingDirectory&) = delete;
+  WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+ private:
+  fs::path previous_;
+};
+
+/// The mesh file quilt-poisson reads with `args`, or the ConfigError's message.
+std::string poisson_mesh(const std::vector<std::string>& args) {
+  const Communicator comm;
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  std::string mesh;
+  std::string error = error_of(parse_error(config, args));
+  if (error == "(no ConfigError)")
+    error = config_error([&] { mesh = read_poisson_params(config, comm).mesh_file; });
+  return error == "(no ConfigError)" ? mesh : error;
+}
+
+bool same_file(const std::string& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;
+}
+
+/// A case folder in `dir`: case/run.ini naming `mesh_file`, and the meshes case/mesh.msh and
+/// mesh.msh (their content is not read here).
+void write_case(const ScratchDir& dir, const std::string& mesh_file) {
+  fs::create_directories(dir.path() + "/case");
+  dir.write("case/run.ini", "[mesh]\nfile = " + mesh_file + "\n");
+  dir.write("case/mesh.msh", "");
+  dir.write("mesh.msh", "");
+}
+
+TEST(ConfigPaths, TheSameConfigurationReadsTheSameMeshFromAnyWorkingDirectory) {
+  const fs::path source = QUILT_SOURCE_DIR;
+  const fs::path mesh = source / "meshes/unit_square_4x2.msh";
+  const ScratchDir elsewhere;
+  const std::pair<fs::path, std::string> runs[] = {
+      {source, "apps/configs/poisson.ini"},
+      {source / "apps", "configs/poisson.ini"},
+      {elsewhere.path(), (source / "apps/configs/poisson.ini").string()}};
+  for (const auto& [directory, config] : runs) {
+    const WorkingDirectory in(directory);
+    const std::string read = poisson_mesh({"--config", config});
+    EXPECT_TRUE(same_file(read, mesh)) << directory << ": " << read;
+  }
+  // From the repository root the mesh reads as it did when paths were relative to it.
+  const WorkingDirectory in(source);
+  EXPECT_EQ(poisson_mesh({"--config", "apps/configs/poisson.ini"}), "meshes/unit_square_4x2.msh");
+}
+
+TEST(ConfigPaths, AMeshOnTheCommandLineIsRelativeToTheWorkingDirectory) {
+  const ScratchDir dir;
+  write_case(dir, "mesh.msh");
+  const WorkingDirectory in(dir.path());
+  EXPECT_EQ(poisson_mesh({"--config", "case/run.ini"}), "case/mesh.msh");
+  EXPECT_EQ(poisson_mesh({"--config", dir.path() + "/case/run.ini"}),
+            dir.path() + "/case/mesh.msh");
+  EXPECT_EQ(poisson_mesh({"--config", "case/run.ini", "--mesh.file=mesh.msh"}), "mesh.msh");
+  EXPECT_EQ(poisson_mesh({"--mesh.file=case/mesh.msh"}), "case/mesh.msh");
+}
+
+TEST(ConfigPaths, AnAbsoluteMeshPathIsTakenAsItIs) {
+  const ScratchDir dir;
+  write_case(dir, dir.path() + "/mesh.msh");
+  EXPECT_EQ(poisson_mesh({"--config", dir.path() + "/case/run.ini"}), dir.path() + "/mesh.msh");
+}
+
+TEST(ConfigPaths, AMissingMeshIsAnErrorNamingTheResolvedPath) {
+  const ScratchDir dir;
+  write_case(dir, "missing.msh");
+  const std::string from_file = poisson_mesh({"--config", dir.path() + "/case/run.ini"});
+  EXPECT_NE(
+      from_file.find("key 'mesh.file': cannot open " + in_quotes(dir.path() + "/case/missing.msh") +
+                     " ('missing.msh' relative to the configuration file's folder): "),
+      std::string::npos)
+      << from_file;
+  const WorkingDirectory in(dir.path());
+  const std::string from_command_line =
+      poisson_mesh({"--config", "case/run.ini", "--mesh.file=nowhere.msh"});
+  EXPECT_NE(from_command_line.find("key 'mesh.file': cannot open 'nowhere.msh': "),
+            std::string::npos)
+      << from_command_line;
+  Config flow("quilt-flow", "test");
+  declare_flow_keys(flow);
+  ASSERT_EQ(error_of(parse_error(flow, {"--config", "case/run.ini"})), "(no ConfigError)");
+  const std::string from_flow = config_error([&] { read_flow_options(flow, Communicator()); });
+  EXPECT_NE(from_flow.find("cannot open 'case/missing.msh'"), std::string::npos) << from_flow;
 }
 
 // --- --version --------------------------------------------------------------------------------

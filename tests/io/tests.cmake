@@ -3,8 +3,8 @@
 add_executable(test_config io/test_config.cpp ${CMAKE_CURRENT_SOURCE_DIR}/mpi_main.cpp)
 target_link_libraries(test_config PRIVATE quilt_app_common GTest::gtest)
 target_compile_definitions(test_config PRIVATE QUILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-# Run in the source tree: the shipped configurations name their meshes relative to it, and
-# reading a flow configuration reads the mesh when it asks for forces (postprocess.forces).
+# Run in the source tree: the keys' defaults name the mesh relative to it (the shipped
+# configurations name theirs relative to themselves).
 add_test(NAME test_config
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${QUILT_MPIEXEC_FLAGS}
                  $<TARGET_FILE:test_config>
@@ -16,3 +16,11 @@ set_tests_properties(test_config PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABEL
 # collective VTU/PVTU and results writing at 1, 2 and 4 ranks.
 quilt_serial_test(test_atomic_file io/test_atomic_file.cpp)
 quilt_mpi_test(test_output io/test_output.cpp)
+# An interrupted quilt-flow (SIGTERM, SIGINT; alone and under mpirun at 2 ranks): its exit
+# status, its one line, and an existing --results file left as it was.
+add_test(NAME test_output_interrupted
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/io/test_interrupted_run.sh $<TARGET_FILE:quilt-flow>
+                 ${MPIEXEC_EXECUTABLE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_output_interrupted PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS mpi
+                     PROCESSORS 2 TIMEOUT 600)

@@ -1,1 +1,1 @@
-quilt_mpi_test(test_parallel parallel/test_shared_nodes.cpp)
+quilt_mpi_test(test_parallel parallel/test_shared_nodes.cpp parallel/test_rank_consistency.cpp)

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <streambuf>
@@ -100,7 +101,43 @@ void write_descriptor(Descriptor& fd, const std::string& path, bool sync,
   if (const int error = fd.close(); error != 0) fail(path, "close", error);
 }
 
+// The temporary being written, for remove_unfinished_temporary(), which runs in a signal handler:
+// a fixed buffer (a handler must not touch the heap) published by a lock-free flag once filled.
+enum TemporaryState : int { kNoTemporary, kFilling, kPublished };
+std::atomic<int> g_temporary_state{kNoTemporary};
+char g_temporary_path[PATH_MAX];
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler reads the flag");
+
+/// Publishes a temporary's path for its lifetime. Made before the file is created: a signal in
+/// between then unlinks a name that does not exist yet, which is harmless, while one made after
+/// could miss the file.
+class UnfinishedTemporary {
+ public:
+  explicit UnfinishedTemporary(const std::string& path) {
+    int expected = kNoTemporary;
+    if (path.size() >= sizeof g_temporary_path ||
+        !g_temporary_state.compare_exchange_strong(expected, kFilling))
+      return;
+    std::memcpy(g_temporary_path, path.c_str(), path.size() + 1);
+    g_temporary_state.store(kPublished, std::memory_order_release);
+    published_ = true;
+  }
+  ~UnfinishedTemporary() {
+    if (published_) g_temporary_state.store(kNoTemporary, std::memory_order_release);
+  }
+  UnfinishedTemporary(const UnfinishedTemporary&) = delete;
+  UnfinishedTemporary& operator=(const UnfinishedTemporary&) = delete;
+
+ private:
+  bool published_ = false;
+};
+
 }  // namespace
+
+void remove_unfinished_temporary() noexcept {
+  // After a completed rename the name is gone and unlink fails harmlessly (ENOENT).
+  if (g_temporary_state.load(std::memory_order_acquire) == kPublished) ::unlink(g_temporary_path);
+}
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write) {
@@ -123,6 +160,7 @@ void write_file_atomically(const std::string& path,
   static std::atomic<unsigned> count{0};
   const std::string temporary =
       target.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count++);
+  const UnfinishedTemporary unfinished(temporary);
   Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
   if (fd.get() < 0) fail(path, "cannot create the temporary file '" + temporary + "'", errno);
   // The replacement keeps the target's permissions (best effort: fchmod may not be permitted).

@@ -32,4 +32,12 @@ class IoError : public std::runtime_error {
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write);
 
+/// Removes the temporary file of the write_file_atomically() in progress, if there is one, so
+/// that a process ended by a signal leaves none behind (an existing target stays as it was).
+/// Async-signal-safe (unlink(2) and a lock-free atomic): for a SIGINT/SIGTERM handler that ends
+/// the process right after, since the interrupted write never finishes. One write at a time is
+/// tracked (Quilt writes its files one after the other): the temporary of a second concurrent
+/// write, or one whose path is longer than PATH_MAX, is not.
+void remove_unfinished_temporary() noexcept;
+
 }  // namespace quilt

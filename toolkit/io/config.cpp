@@ -133,6 +133,45 @@ std::string read_config_file(const std::string& path) {
   return text;
 }
 
+/// A parsed value as settings() shows it. A type no key had so far is a logic error naming the
+/// key: its values would otherwise all read "" and ranks holding different ones would pass.
+std::string value_text(const std::string& key, const po::variable_value& value) {
+  const boost::any& v = value.value();
+  if (v.empty()) return "";  // a flag without a value (--help)
+  if (const auto* text = boost::any_cast<std::string>(&v)) return *text;
+  if (const auto* number = boost::any_cast<int>(&v)) return std::to_string(*number);
+  if (const auto* number = boost::any_cast<long long>(&v)) return std::to_string(*number);
+  if (const auto* number = boost::any_cast<double>(&v)) return config_value_text(*number);
+  if (const auto* flag = boost::any_cast<bool>(&v)) return *flag ? "true" : "false";
+  if (const auto* list = boost::any_cast<std::vector<std::string>>(&v)) {
+    std::string lines;
+    for (const std::string& entry : *list) lines += entry + "\n";
+    return lines;
+  }
+  throw std::logic_error("configuration key '" + key +
+                         "': Config::settings() cannot show values of its type");
+}
+
+/// The keys of `values` given a value (a command-line or file entry, not a default).
+std::set<std::string> set_keys(const po::variables_map& values) {
+  std::set<std::string> keys;
+  for (const auto& [key, value] : values)
+    if (!value.defaulted()) keys.insert(key);
+  return keys;
+}
+
+/// `path` as named from the folder of `file`; the lexically shorter form only when it is the
+/// same file, since ".." after a symbolic link leads elsewhere than the text suggests.
+std::string path_beside(const std::string& file, const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::path(file).parent_path();
+  if (path.empty() || fs::path(path).is_absolute() || folder.empty()) return path;
+  const fs::path beside = folder / path;
+  const fs::path shorter = beside.lexically_normal();
+  std::error_code ec;
+  return fs::equivalent(beside, shorter, ec) && !ec ? shorter.string() : beside.string();
+}
+
 }  // namespace
 
 std::string config_value_text(double v) {
@@ -146,21 +185,24 @@ std::string config_value_text(long long v) {
 }
 
 Config::Config(std::string program, std::string usage)
-    : program_(std::move(program)), usage_(std::move(usage)), keys_("Configuration keys") {}
+    : program_(std::move(program)),
+      usage_(std::move(usage)),
+      general_("General options"),
+      keys_("Configuration keys") {
+  general_.add_options()("help,h", "print this help (every key with its default) and exit")(
+      "version", "print the version and exit")("config", po::value<std::string>(),
+                                               "INI file with the configuration keys")(
+      "results", po::value<std::string>(), "write the results as JSON to this file")(
+      "vtu", po::value<std::string>(), "write VTU per rank + PVTU to this directory");
+}
 
 const char* Config::version() {
   return QUILT_VERSION;
 }
 
 bool Config::parse(int argc, char** argv) {
-  po::options_description general("General options");
-  general.add_options()("help,h", "print this help (every key with its default) and exit")(
-      "version", "print the version and exit")("config", po::value<std::string>(),
-                                               "INI file with the configuration keys")(
-      "results", po::value<std::string>(), "write the results as JSON to this file")(
-      "vtu", po::value<std::string>(), "write VTU per rank + PVTU to this directory");
   po::options_description all;
-  all.add(general).add(keys_);
+  all.add(general_).add(keys_);
   check_command_line(argc, argv);
   try {
     po::store(po::command_line_parser(argc, argv).options(all).run(), values_);
@@ -178,7 +220,10 @@ bool Config::parse(int argc, char** argv) {
       check_config_text(file_, text);
       std::istringstream in(text);
       // Values from the command line were stored first and take precedence.
+      const std::set<std::string> before = set_keys(values_);
       po::store(po::parse_config_file(in, keys_, false), values_);
+      for (const std::string& key : set_keys(values_))
+        if (before.count(key) == 0) from_file_.insert(key);
     }
     po::notify(values_);
   } catch (const po::error& e) {
@@ -186,6 +231,38 @@ bool Config::parse(int argc, char** argv) {
                       ": " + e.what());
   }
   return true;
+}
+
+std::string Config::path(const std::string& key) const {
+  const std::string value = get<std::string>(key);
+  if (from_file_.count(key) == 0) return value;
+  return path_beside(file_, value);
+}
+
+std::string Config::input_file(const std::string& key) const {
+  const std::string resolved = path(key);
+  std::error_code ec;
+  if (std::filesystem::is_directory(resolved, ec)) fail(key, "'" + resolved + "' is a directory");
+  if (std::ifstream(resolved)) return resolved;
+  const int error = errno;
+  const std::string value = get<std::string>(key);
+  fail(key,
+       "cannot open '" + resolved + "'" +
+           (resolved == value ? ""
+                              : " ('" + value + "' relative to the configuration file's folder)") +
+           ": " + std::strerror(error));
+}
+
+std::vector<std::pair<std::string, std::optional<std::string>>> Config::settings() const {
+  std::vector<std::pair<std::string, std::optional<std::string>>> all;
+  for (const po::options_description* keys : {&general_, &keys_})
+    for (const auto& option : keys->options()) {
+      const std::string& key = option->long_name();
+      const auto it = values_.find(key);
+      all.emplace_back(
+          key, it == values_.end() ? std::nullopt : std::optional(value_text(key, it->second)));
+    }
+  return all;
 }
 
 void Config::fail(const std::string& key, const std::string& what) const {

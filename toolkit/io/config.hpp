@@ -8,9 +8,12 @@
 
 #include <cmath>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace quilt {
 
@@ -95,6 +98,19 @@ class Config {
     return value;
   }
   bool has(const std::string& key) const { return values_.count(key) > 0; }
+  /// The value of a string key naming a file. A relative path set in the configuration file is
+  /// taken relative to that file's folder (a case folder keeps its configuration and its mesh
+  /// together, wherever the run starts); one from the command line or a key's default relative
+  /// to the working directory. The shorter spelling is returned when it names the same file
+  /// ("apps/configs/../../meshes/a.msh" -> "meshes/a.msh").
+  std::string path(const std::string& key) const;
+  /// path(key) for a file the run reads: a ConfigError naming the key and the resolved path
+  /// unless it can be opened for reading, found before any work is done.
+  std::string input_file(const std::string& key) const;
+  /// Every key (--config, --results, --vtu and the declared ones) with its value as parsed,
+  /// defaults included (std::nullopt: unset), in declaration order: what the run was configured
+  /// with, to compare across ranks. A list reads as its entries, one per line.
+  std::vector<std::pair<std::string, std::optional<std::string>>> settings() const;
   /// Throws ConfigError naming the key (and the config file, if any) with `what` as the reason.
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   const std::string& file() const { return file_; }
@@ -104,8 +120,9 @@ class Config {
 
  private:
   std::string program_, usage_, file_;
-  boost::program_options::options_description keys_;
+  boost::program_options::options_description general_, keys_;
   boost::program_options::variables_map values_;
+  std::set<std::string> from_file_;  ///< the keys whose value the configuration file set
 };
 
 template <class T>

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -33,6 +34,21 @@ std::string writable_directory_problem(const fs::path& directory) {
 fs::path parent_directory(const fs::path& path) {
   const fs::path parent = path.parent_path();
   return parent.empty() ? fs::path(".") : parent;
+}
+
+std::atomic<ResultsState> g_results_state{ResultsState::none};
+static_assert(std::atomic<ResultsState>::is_always_lock_free, "a signal handler reads it");
+
+/// write_json, with g_results_state following it.
+void write_results_file(const std::string& path, const Json& document) {
+  g_results_state = ResultsState::writing;
+  try {
+    write_json(path, document);
+  } catch (...) {
+    g_results_state = ResultsState::pending;  // a failed write leaves the old file in place
+    throw;
+  }
+  g_results_state = ResultsState::written;
 }
 
 }  // namespace
@@ -93,8 +109,10 @@ void check_output_options(const Config& config, const Communicator& comm) {
   collective_output_step(
       true,
       [&] {
-        if (config.has("results") && comm.rank() == 0)
+        if (config.has("results") && comm.rank() == 0) {
           check("results", output_file_problem(config.get<std::string>("results")));
+          g_results_state = ResultsState::pending;
+        }
         if (config.has("vtu"))
           check("vtu", output_directory_problem(config.get<std::string>("vtu")));
       },
@@ -109,8 +127,12 @@ void write_results(const Config& config, const Json& document, const Communicato
   if (!config.has("results")) return;
   const std::string path = config.get<std::string>("results");
   collective_output_step(
-      comm.rank() == 0, [&] { write_json(path, document); }, comm,
+      comm.rank() == 0, [&] { write_results_file(path, document); }, comm,
       [&path](int) { return "rank 0 could not write the results file '" + path + "'"; });
+}
+
+ResultsState results_state() noexcept {
+  return g_results_state;
 }
 
 }  // namespace quilt

@@ -36,4 +36,13 @@ void check_output_options(const Config& config, const Communicator& comm);
 /// given; throws IoError on every rank when that failed.
 void write_results(const Config& config, const Json& document, const Communicator& comm);
 
+/// How far this process got with --results, so that an interrupted run can say what became of
+/// it: none (not asked for, or not rank 0), pending (checked by check_output_options, not yet
+/// written, or its writing failed), writing (the new file or the old one is in place, never a
+/// part), written.
+enum class ResultsState { none, pending, writing, written };
+
+/// Async-signal-safe (a lock-free atomic): for a SIGINT/SIGTERM handler.
+ResultsState results_state() noexcept;
+
 }  // namespace quilt

@@ -1,10 +1,13 @@
 #include "parallel/distributed_mesh.hpp"
 
 #include "mesh/partition.hpp"
+#include "parallel/rank_consistency.hpp"
 
 namespace quilt {
 
 DistributedMesh distribute(CoarseMesh mesh, ChartMap charts, const Communicator& comm) {
+  // Before the partition: ranks holding different meshes would partition them differently.
+  check_same_mesh(mesh, charts, comm);
   DistributedMesh dm;
   dm.owner = partition_macros(mesh, comm.size());
   dm.rank = comm.rank();

@@ -23,7 +23,9 @@ struct DistributedMesh {
   int num_local() const { return static_cast<int>(macros.size()); }
 };
 
-/// Partitions with METIS (the same result on every rank) and picks this rank's macros.
+/// Collective: checks that every rank holds the same mesh and charts (check_same_mesh: an
+/// InconsistentInputError on every rank otherwise), partitions with METIS (the same result on
+/// every rank) and picks this rank's macros.
 DistributedMesh distribute(CoarseMesh mesh, ChartMap charts, const Communicator& comm);
 
 /// Node coordinates of this rank's macros on `level`, in the order of dm.macros.
