@@ -1,5 +1,7 @@
 #include "flow/boundary_conditions.hpp"
 
+#include <cmath>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -9,13 +11,14 @@
 
 namespace quilt {
 
-Point2 VelocityCondition::value(double, double y) const {
+Point2 VelocityCondition::value(double, double y, double t) const {
+  const double factor = period > 0 ? std::sin(std::numbers::pi * t / period) : 1.0;
   switch (kind) {
     case Kind::velocity:
-      return {a, b};
+      return {factor * a, factor * b};
     case Kind::parabolic: {
       const double width = c - b;
-      return {4.0 * a * (y - b) * (c - y) / (width * width), 0.0};
+      return {factor * 4.0 * a * (y - b) * (c - y) / (width * width), 0.0};
     }
     default:
       return {0.0, 0.0};
@@ -50,10 +53,17 @@ std::vector<VelocityCondition> parse_velocity_conditions(const CoarseMesh& mesh,
         fail("expected 'parabolic UMAX Y0 Y1', Y1 > Y0");
     } else {
       fail("unknown kind '" + kind +
-           "' (noslip | velocity UX UY | parabolic UMAX Y0 Y1 | donothing)");
+           "' (noslip | velocity UX UY | parabolic UMAX Y0 Y1 | donothing; the velocity ones "
+           "optionally followed by 'sin T')");
     }
     std::string extra;
-    if (in >> extra) fail("unexpected '" + extra + "'");
+    if (in >> extra) {
+      if (extra != "sin" || !c.dirichlet() || c.kind == VelocityCondition::Kind::noslip)
+        fail("unexpected '" + extra + "' (a velocity or parabolic condition may end in 'sin T')");
+      if (!(in >> c.period) || !(c.period > 0) || !std::isfinite(c.period))
+        fail("expected 'sin T' with a period T > 0");
+      if (in >> extra) fail("unexpected '" + extra + "'");
+    }
     conditions.push_back(c);
   }
   for (std::size_t p = 0; p < seen.size(); ++p)
@@ -72,7 +82,7 @@ std::vector<bool> dirichlet_parts(const CoarseMesh& mesh,
 }
 
 VelocityBoundary velocity_boundary(const DistributedMesh& dm, int level,
-                                   const std::vector<VelocityCondition>& conditions) {
+                                   const std::vector<VelocityCondition>& conditions, double t) {
   const CoarseMesh& mesh = dm.mesh;
   const int n = accel::nodes_per_side(level);
   const std::size_t nn = static_cast<std::size_t>(n) * n;
@@ -106,7 +116,7 @@ VelocityBoundary velocity_boundary(const DistributedMesh& dm, int level,
         claim(corner_node(n, c), condition_of_part[part]);
     for (std::size_t r = 0; r < nn; ++r) {
       if (owner[r] < 0) continue;
-      const Point2 u = conditions[owner[r]].value(g.x[r], g.y[r]);
+      const Point2 u = conditions[owner[r]].value(g.x[r], g.y[r], t);
       bc.dirichlet[m * nn + r] = 1;
       bc.u1[m * nn + r] = u.x;
       bc.u2[m * nn + r] = u.y;

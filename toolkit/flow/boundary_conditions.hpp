@@ -20,10 +20,11 @@ struct VelocityCondition {
   int part = -1;
   Kind kind = Kind::noslip;
   double a = 0, b = 0, c = 0;  ///< (UX, UY) or (UMAX, Y0, Y1)
+  double period = 0;           ///< > 0: the value times sin(pi t / period) ('... sin T')
 
   bool dirichlet() const { return kind != Kind::donothing; }
-  /// Prescribed velocity at (x, y) (zero for noslip and donothing).
-  Point2 value(double x, double y) const;
+  /// Prescribed velocity at (x, y) and time t (zero for noslip and donothing).
+  Point2 value(double x, double y, double t = 0) const;
 };
 
 /// Parses the "PART kind args" specs against the mesh's part names; every boundary part must
@@ -40,7 +41,7 @@ struct VelocityBoundary {
 };
 
 VelocityBoundary velocity_boundary(const DistributedMesh& dm, int level,
-                                   const std::vector<VelocityCondition>& conditions);
+                                   const std::vector<VelocityCondition>& conditions, double t = 0);
 
 /// dirichlet_parts[p] for LevelHierarchy: true where part p carries a Dirichlet condition.
 std::vector<bool> dirichlet_parts(const CoarseMesh& mesh,

@@ -26,6 +26,8 @@ struct FlowProblem {
 
   /// macros * n * n: the values of one field on the finest level.
   std::size_t block_size() const { return boundary.dirichlet.size(); }
+  /// The boundary values at time t (conditions with 'sin T'); the Dirichlet mask is unchanged.
+  void set_time(double t) { boundary = velocity_boundary(mesh, level, conditions, t); }
   /// Sets the prescribed velocity on the Dirichlet nodes of x.
   void impose_dirichlet_values(FlowVector& x) const;
 };

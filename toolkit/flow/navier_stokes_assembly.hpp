@@ -26,6 +26,9 @@ class NavierStokesAssembly {
   /// K(v) on every level, linearised at the velocity of v, with M / dtau added to A when
   /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load.
   void assemble(const FlowVector& v, double nu, double inverse_dtau);
+  /// The load's Dirichlet values from the problem's current boundary values (FlowProblem::
+  /// set_time); without a body force the load holds nothing else.
+  void refresh_boundary_values() { problem_->impose_dirichlet_values(load_); }
   /// The Newton blocks of the Jacobian at v (after assemble() at the same v).
   void assemble_newton(const FlowVector& v, double nu);
 

@@ -72,7 +72,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
 
 void NavierStokesSolver::assemble(double nu, double inverse_dtau) {
   const auto t_start = Clock::now();
-  assembly_.assemble(v_, nu, inverse_dtau);
+  assembly_.assemble(v_, nu, inverse_dtau + transient_.mass_coefficient);
   if (velocity_mg_) {
     velocity_mg_->update();
     timings_.assembly += seconds(t_start, Clock::now());
@@ -91,6 +91,10 @@ double NavierStokesSolver::nonlinear_residual(double inverse_dtau) {
   system_.apply(v_.values(), r);
   const LevelVector& h = assembly_.load().values();
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = h[i] - r[i];
+  if (transient_.history) {  // the filter below clears its Dirichlet rows
+    const LevelVector& g = transient_.history->values();
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] += g[i];
+  }
   if (inverse_dtau > 0) {
     const LevelVector& mass = assembly_.lumped_mass();
     const auto& dirichlet = problem_.boundary.dirichlet;
@@ -117,9 +121,15 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
   const auto v1 = v_.u1(), v2 = v_.u2();
   const auto h1 = assembly_.load().u1(), h2 = assembly_.load().u2();
   const bool body_force = static_cast<bool>(params_.force_x) || static_cast<bool>(params_.force_y);
-  for (std::size_t i = 0; i < N; ++i) {  // every row carries M / dtau here
+  const FlowVector* g = transient_.history;
+  // Every row carries (c + 1/dtau) M; c M v - g is the discrete M du/dt, part of the residual.
+  for (std::size_t i = 0; i < N; ++i) {
     result.momentum_residual1[i] -= inverse_dtau * mass[i] * v1[i];
     result.momentum_residual2[i] -= inverse_dtau * mass[i] * v2[i];
+    if (g) {
+      result.momentum_residual1[i] -= g->u1()[i];
+      result.momentum_residual2[i] -= g->u2()[i];
+    }
     if (body_force && !problem_.boundary.dirichlet[i]) {
       result.momentum_residual1[i] -= h1[i];
       result.momentum_residual2[i] -= h2[i];
@@ -139,9 +149,29 @@ void NavierStokesSolver::add_multigrid_timings() {
 }
 
 NavierStokesResult NavierStokesSolver::solve(const ProgressCallback& progress) {
-  const auto t_start = Clock::now();
+  transient_ = {};
   std::vector<double> viscosities = params_.continuation;
   viscosities.push_back(params_.nu);
+  return iterate(viscosities, progress);
+}
+
+NavierStokesResult NavierStokesSolver::solve(const TimeStepTerms& terms,
+                                             const ProgressCallback& progress) {
+  transient_ = terms;
+  NavierStokesResult result = iterate({params_.nu}, progress);
+  transient_ = {};
+  return result;
+}
+
+void NavierStokesSolver::set_time(double t) {
+  problem_.set_time(t);
+  problem_.impose_dirichlet_values(v_);
+  assembly_.refresh_boundary_values();
+}
+
+NavierStokesResult NavierStokesSolver::iterate(const std::vector<double>& viscosities,
+                                               const ProgressCallback& progress) {
+  const auto t_start = Clock::now();
   steps_.clear();
   corrections_ = 0;
   eta_ = params_.linear.rel_tol;

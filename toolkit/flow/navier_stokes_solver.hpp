@@ -75,6 +75,14 @@ struct NavierStokesResult {
 
 using ProgressCallback = std::function<void(const NonlinearStep&)>;
 
+/// What a time step adds to the stationary problem (flow/time_stepping.hpp): c M v on the
+/// momentum rows (M the lumped mass) and a history g on the right-hand side, so that the step
+/// solves K(v) v + c M v = h + g on the rows that are not Dirichlet rows.
+struct TimeStepTerms {
+  double mass_coefficient = 0;          ///< c, e.g. 1 / dt (backward Euler), 3 / (2 dt) (BDF2)
+  const FlowVector* history = nullptr;  ///< g (type-1); null: none
+};
+
 /// Set up once (mesh, hierarchies, shared-node plans, multigrid and coarse-grid structure, the
 /// local solvers' buffers), then solve(): every nonlinear step re-assembles into the existing
 /// storage and updates the multigrid in place (FEAT3's init_symbolic / init_numeric, MFEM's
@@ -89,6 +97,16 @@ class NavierStokesSolver {
   /// params.nu. Throws SolverError when it does not converge.
   NavierStokesResult solve(const ProgressCallback& progress = {});
 
+  /// One implicit time step: the same iteration (no continuation) from the current state for
+  /// K(v) v + c M v = h + g. Throws SolverError when it does not converge.
+  NavierStokesResult solve(const TimeStepTerms& terms, const ProgressCallback& progress = {});
+
+  /// The boundary values at time t, imposed on the state and the load.
+  void set_time(double t);
+  /// The current iterate (u1, u2, p); an initial condition may be written into it.
+  FlowVector& state() { return v_; }
+  const FlowVector& state() const { return v_; }
+
   const FlowProblem& problem() const { return problem_; }
   const NavierStokesAssembly& assembly() const { return assembly_; }
 
@@ -97,8 +115,11 @@ class NavierStokesSolver {
 
   /// K(v) and its multigrid at the current v; the multigrid is built at the first call.
   void assemble(double nu, double inverse_dtau);
-  /// r = h - K(v) v, filtered, with the pseudo-time mass added back; returns |r|.
+  /// r = h + g - K(v) v - c M v, filtered; returns |r|. The operator holds (c + 1/dtau) M.
   double nonlinear_residual(double inverse_dtau);
+  /// The iteration over the continuation stages `viscosities`.
+  NavierStokesResult iterate(const std::vector<double>& viscosities,
+                             const ProgressCallback& progress);
   /// Whether this step solves the Jacobian (Newton) rather than K(v) (Picard).
   bool use_newton(const Stage& stage, double residual) const;
   /// Solves for the correction of one step (Picard or Newton), updates v and fills the log.
@@ -122,6 +143,7 @@ class NavierStokesSolver {
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
   FlowTimings timings_;
+  TimeStepTerms transient_;  ///< of the time step being solved (none: stationary)
   std::vector<NonlinearStep> steps_;
   int corrections_ = 0;  ///< nonlinear steps that solved for a correction
   double r0_ = 0;        ///< |r| of the first step

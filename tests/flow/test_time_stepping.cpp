@@ -1,0 +1,108 @@
+// Temporal order of the time-stepping schemes, at every rank count ctest runs: the velocity at
+// T = 1 after steps dt, dt/2, ... against a reference with a far smaller step, on the same mesh
+// (so the spatial error cancels). Backward Euler must converge at order 1, BDF2 at order 2, for
+// Stokes and for Navier-Stokes. A wrong history coefficient, a lost mass term or a boundary
+// value at the wrong time level drops the order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include "flow/time_stepping.hpp"
+#include "mesh_files.hpp"
+
+using namespace quilt;
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+// The Stokes solution of test_navier_stokes_solver.cpp times sin(t): u = sin(t) u_s (zero on
+// the boundary), p = sin(t) p_s, driven by f = cos(t) u_s + sin(t) (-Laplace(u_s) + grad p_s).
+double us1(double x, double y) {
+  return pi * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
+}
+double us2(double x, double y) {
+  return -pi * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2);
+}
+double fs1(double x, double y) {
+  const double lap = 2 * std::pow(pi, 3) * std::cos(2 * pi * x) * std::sin(2 * pi * y) -
+                     4 * std::pow(pi, 3) * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
+  return -lap - pi * std::sin(pi * x) * std::cos(pi * y);
+}
+double fs2(double x, double y) {
+  const double lap = 4 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2) -
+                     2 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::cos(2 * pi * y);
+  return -lap - pi * std::cos(pi * x) * std::sin(pi * y);
+}
+
+struct Case {
+  bool stokes;
+  TimeScheme scheme;
+};
+
+/// The velocity (u1 | u2 | p, type-1) at T = 1 with n steps.
+LevelVector velocity_at_end(const Case& run, int steps, const Communicator& comm) {
+  auto t = std::make_shared<double>(0.0);  // the time the load is evaluated at
+  NavierStokesParams p;
+  p.mesh_file = mesh_path("unit_square_4x2.msh");
+  p.conditions = {"bottom noslip", "left noslip", "right noslip", "top noslip"};
+  p.level = 3;
+  p.nu = 1.0;
+  p.stokes = run.stokes;
+  p.force_x = [t](double x, double y) {
+    return std::cos(*t) * us1(x, y) + std::sin(*t) * fs1(x, y);
+  };
+  p.force_y = [t](double x, double y) {
+    return std::cos(*t) * us2(x, y) + std::sin(*t) * fs2(x, y);
+  };
+  p.nonlinear_method = NonlinearMethod::picard;
+  p.nonlinear_rel_tol = 1e-10;
+  p.nonlinear_abs_tol = 1e-13;
+  p.linear.rel_tol = 1e-3;
+  p.coarse_threshold = 200;
+  NavierStokesSolver solver(p, comm);
+  TimeStepper stepper(solver, {.scheme = run.scheme, .step = 1.0 / steps, .end = 1.0});
+  while (!stepper.finished()) {
+    *t = stepper.time() + 1.0 / steps;
+    stepper.advance();
+  }
+  EXPECT_EQ(stepper.steps(), steps);
+  EXPECT_NEAR(stepper.time(), 1.0, 1e-12);
+  return solver.state().values();
+}
+
+double velocity_difference(const LevelVector& a, const LevelVector& b, const Communicator& comm) {
+  const std::size_t velocity = 2 * a.size() / 3;
+  double local = 0;  // a plain nodal sum: every rank count compares like with like
+  for (std::size_t i = 0; i < velocity; ++i) local += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(comm.sum(local));
+}
+
+class TemporalOrder : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TemporalOrder, MatchesTheScheme) {
+  const Communicator comm;
+  const Case run = GetParam();
+  const double order = run.scheme == TimeScheme::bdf2 ? 2.0 : 1.0;
+  const LevelVector reference = velocity_at_end(run, 256, comm);
+  std::vector<double> errors;
+  for (int steps : {8, 16, 32})
+    errors.push_back(velocity_difference(velocity_at_end(run, steps, comm), reference, comm));
+  for (std::size_t k = 1; k < errors.size(); ++k)
+    EXPECT_NEAR(std::log2(errors[k - 1] / errors[k]), order, 0.2)
+        << "errors " << errors[k - 1] << " -> " << errors[k];
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, TemporalOrder,
+                         ::testing::Values(Case{true, TimeScheme::euler},
+                                           Case{true, TimeScheme::bdf2},
+                                           Case{false, TimeScheme::euler},
+                                           Case{false, TimeScheme::bdf2}),
+                         [](const auto& info) {
+                           return std::string(info.param.stokes ? "Stokes" : "NavierStokes") +
+                                  (info.param.scheme == TimeScheme::bdf2 ? "Bdf2" : "Euler");
+                         });
+
+}  // namespace
