@@ -7,11 +7,14 @@
 
 namespace quilt {
 
-TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& params)
+TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& params,
+                         TimeCallback time_changed)
     : solver_(&solver),
       params_(params),
+      time_changed_(std::move(time_changed)),
       previous_(solver.state()),
       current_(solver.state()),
+      residual_(solver.state().block_size()),
       history_(solver.state().block_size()) {
   if (!(params.step > 0) || !std::isfinite(params.step))
     throw SolverError("time.step must be a finite number > 0, got " + std::to_string(params.step));
@@ -19,38 +22,85 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
     throw SolverError("time.end must be a finite number > 0, got " + std::to_string(params.end));
 }
 
-double TimeStepper::history_terms() {
-  const double dt = params_.step;
-  const bool bdf2 = params_.scheme == TimeScheme::bdf2 && steps_ > 0;
+NavierStokesResult TimeStepper::solve(double c, double t) {
+  if (time_changed_) time_changed_(t);
+  solver_->set_time(t);
+  NavierStokesResult result = solver_->solve({.mass_coefficient = c, .history = &history_});
+  // R(u', p') = c M u' - g - (the momentum residual K u' + B p' + c M u' - g - f), Dirichlet
+  // rows excluded (their residual is the boundary force, not an equation).
   const LevelVector& mass = solver_->assembly().lumped_mass();
-  const double a = bdf2 ? 2.0 / dt : 1.0 / dt;  // g = M (a u^n + b u^{n-1})
-  const double b = bdf2 ? -0.5 / dt : 0.0;
+  const auto& dirichlet = solver_->problem().boundary.dirichlet;
+  const FlowVector& v = solver_->state();
+  const std::span<const double> u[2] = {v.u1(), v.u2()};
+  const std::span<const double> g[2] = {history_.u1(), history_.u2()};
+  const LevelVector* residual[2] = {&result.momentum_residual1, &result.momentum_residual2};
+  const std::span<double> r[2] = {residual_.u1(), residual_.u2()};
+  for (int k = 0; k < 2; ++k)
+    for (std::size_t i = 0; i < mass.size(); ++i)
+      r[k][i] = dirichlet[i] ? 0.0 : c * mass[i] * u[k][i] - g[k][i] - (*residual[k])[i];
+  has_residual_ = true;
+  previous_ = current_;
+  current_ = v;
+  last_.nonlinear_steps += static_cast<int>(result.steps.size()) - 1;
+  for (const auto& s : result.steps) last_.linear_iterations += s.linear_iterations;
+  return result;
+}
+
+NavierStokesResult TimeStepper::theta_step(double k, double a, double t) {
+  if (!has_residual_) a = 1.0;  // no R(u^0, p^0): backward Euler
+  const double c = 1.0 / (a * k);
+  const double explicit_weight = (1.0 - a) / a;
+  const LevelVector& mass = solver_->assembly().lumped_mass();
+  const std::span<const double> un[2] = {current_.u1(), current_.u2()};
+  const std::span<const double> rn[2] = {residual_.u1(), residual_.u2()};
+  const std::span<double> g[2] = {history_.u1(), history_.u2()};
+  for (int q = 0; q < 2; ++q)
+    for (std::size_t i = 0; i < mass.size(); ++i)
+      g[q][i] = c * mass[i] * un[q][i] + explicit_weight * rn[q][i];
+  return solve(c, t);
+}
+
+NavierStokesResult TimeStepper::bdf2_step(double t) {
+  if (steps_ == 0) return theta_step(params_.step, 1.0, t);
+  const double dt = params_.step;
+  const LevelVector& mass = solver_->assembly().lumped_mass();
   const std::span<const double> un[2] = {current_.u1(), current_.u2()};
   const std::span<const double> um[2] = {previous_.u1(), previous_.u2()};
   const std::span<double> g[2] = {history_.u1(), history_.u2()};
-  for (int k = 0; k < 2; ++k)
-    for (std::size_t i = 0; i < mass.size(); ++i) g[k][i] = mass[i] * (a * un[k][i] + b * um[k][i]);
-  return bdf2 ? 1.5 / dt : 1.0 / dt;
+  for (int q = 0; q < 2; ++q)  // g = M (4 u^n - u^{n-1}) / (2 dt)
+    for (std::size_t i = 0; i < mass.size(); ++i)
+      g[q][i] = mass[i] * (2.0 * un[q][i] - 0.5 * um[q][i]) / dt;
+  return solve(1.5 / dt, t);
 }
 
 NavierStokesResult TimeStepper::advance() {
   const auto start = std::chrono::steady_clock::now();
-  const double c = history_terms();
-  const double t = params_.step * (steps_ + 1);  // not summed: no drift over many steps
-  solver_->set_time(t);
-  NavierStokesResult result = solver_->solve({.mass_coefficient = c, .history = &history_});
-  previous_ = current_;
-  current_ = solver_->state();
-  time_ = t;
+  const double dt = params_.step;
+  const double t0 = dt * steps_, t1 = dt * (steps_ + 1);  // not summed: no drift
+  last_ = {.step = steps_ + 1, .time = t1, .dt = dt};
+  NavierStokesResult result;
+  switch (params_.scheme) {
+    case TimeScheme::euler:
+      result = theta_step(dt, 1.0, t1);
+      break;
+    case TimeScheme::crank_nicolson:
+      result = theta_step(dt, 0.5, t1);
+      break;
+    case TimeScheme::bdf2:
+      result = bdf2_step(t1);
+      break;
+    case TimeScheme::fractional_step_theta: {
+      const double theta = 1.0 - 1.0 / std::sqrt(2.0);
+      const double alpha = (1.0 - 2.0 * theta) / (1.0 - theta);
+      theta_step(theta * dt, alpha, t0 + theta * dt);
+      theta_step((1.0 - 2.0 * theta) * dt, 1.0 - alpha, t1 - theta * dt);
+      result = theta_step(theta * dt, alpha, t1);
+      break;
+    }
+  }
+  time_ = t1;
   ++steps_;
-  last_ = {
-      .step = steps_,
-      .time = t,
-      .dt = params_.step,
-      .nonlinear_steps = static_cast<int>(result.steps.size()) - 1,
-      .linear_iterations = 0,
-      .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-  for (const auto& s : result.steps) last_.linear_iterations += s.linear_iterations;
+  last_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -1,13 +1,22 @@
 #pragma once
 // Instationary Navier-Stokes by implicit time stepping on the stationary machinery: every step
 // is one nonlinear solve of NavierStokesSolver (its set-up reused, nothing rebuilt), with the
-// time derivative discretised by the lumped mass M:
-//   backward Euler:  M (u^{n+1} - u^n) / dt + K(u^{n+1}) u^{n+1} + B p^{n+1} = f^{n+1},
-//   BDF2:            M (3 u^{n+1} - 4 u^n + u^{n-1}) / (2 dt) + ... = f^{n+1},
-// (Hairer & Wanner, Solving ODEs II, ch. V.1), the first BDF2 step taken by backward Euler; the
-// pressure is implicit in every step (index-2 DAE: BDF keeps its order for the velocity). The
-// stabilisation terms are those of the stationary operator (the time derivative is not part of
-// the SUPG/PSPG residual).
+// time derivative discretised by the lumped mass M. With R(u, p) = f - K(u) u - B p the steady
+// momentum residual:
+//   BDF2:      M (3 u^{n+1} - 4 u^n + u^{n-1}) / (2 dt) = R^{n+1},
+//   theta step of length k with implicit weight a (b = 1 - a):
+//              M (u' - u) / k = a R(u', p') + b R(u, p),
+//   backward Euler (a = 1), Crank-Nicolson (a = 1/2), and the fractional-step theta scheme:
+//   three theta steps of lengths theta dt, (1 - 2 theta) dt, theta dt with a = alpha, beta,
+//   alpha, theta = 1 - 1/sqrt(2), alpha = (1 - 2 theta) / (1 - theta), beta = 1 - alpha
+//   (Glowinski 2003; Turek 1999, ch. 3: strongly A-stable and second order).
+// A theta step is solved divided by a: K(u') u' + B p' + M u' / (a k) = f' + M u / (a k)
+// + (b / a) R(u, p), i.e. with TimeStepTerms c = 1 / (a k) and that history; R(u, p) comes from
+// the previous step's solve (its momentum residual), so the old operator is never re-assembled.
+// The first step of BDF2 and of the schemes with b > 0 is a backward Euler step (no R^0 yet):
+// one first-order step of length <= dt keeps the global order 2.
+// The pressure is implicit in every step; the SUPG/PSPG terms are those of the stationary
+// operator (the time derivative is not part of their residual).
 
 #include <functional>
 
@@ -15,7 +24,7 @@
 
 namespace quilt {
 
-enum class TimeScheme { euler, bdf2 };
+enum class TimeScheme { euler, bdf2, crank_nicolson, fractional_step_theta };
 
 struct TimeSteppingParams {
   TimeScheme scheme = TimeScheme::bdf2;
@@ -27,16 +36,21 @@ struct TimeSteppingParams {
 struct TimeStepRecord {
   int step = 0;  ///< n + 1
   double time = 0, dt = 0;
-  int nonlinear_steps = 0, linear_iterations = 0;
+  int nonlinear_steps = 0, linear_iterations = 0;  ///< over the step's substeps
   double seconds = 0;
 };
+
+/// Called with the time a (sub)step solves for, before its solve: time-dependent loads read it.
+using TimeCallback = std::function<void(double t)>;
 
 class TimeStepper {
  public:
   /// Starts at t = 0 from the solver's current state (its initial condition).
-  TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& params);
+  TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& params,
+              TimeCallback time_changed = {});
 
-  /// Solves for the next time level; the state then holds u^{n+1}, p^{n+1}.
+  /// Solves for the next time level; the state then holds u^{n+1}, p^{n+1}. Returns the result
+  /// of its last (sub)step.
   NavierStokesResult advance();
   double time() const { return time_; }
   int steps() const { return steps_; }
@@ -44,14 +58,21 @@ class TimeStepper {
   const TimeStepRecord& last() const { return last_; }
 
  private:
-  /// g of the step and its mass coefficient c: K v + c M v = h + g.
-  double history_terms();
+  /// One theta step of length k with implicit weight a, ending at time t.
+  NavierStokesResult theta_step(double k, double a, double t);
+  /// One BDF2 step ending at time t.
+  NavierStokesResult bdf2_step(double t);
+  /// Solves with c and the history in history_, then keeps R(u', p') and u'.
+  NavierStokesResult solve(double c, double t);
 
   NavierStokesSolver* solver_;
   TimeSteppingParams params_;
+  TimeCallback time_changed_;
   double time_ = 0;
   int steps_ = 0;
-  FlowVector previous_, current_;  ///< u^{n-1}, u^n
+  FlowVector previous_, current_;  ///< u^{n-1}, u^n (the last two (sub)step states)
+  FlowVector residual_;            ///< R(u^n, p^n), momentum rows, 0 on Dirichlet rows
+  bool has_residual_ = false;
   FlowVector history_;
   TimeStepRecord last_;
 };
