@@ -21,6 +21,7 @@ install_dependencies() {
   [ -e /usr/include/metis.h ] || missing+=(libmetis-dev)
   [ -e /usr/include/boost/program_options.hpp ] || missing+=(libboost-program-options-dev)
   [ -e /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+  [ -e /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "quilt.sh: installing ${missing[*]}"
     local sudo=""

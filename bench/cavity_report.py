@@ -17,7 +17,10 @@ table_levels = [int(l) for l in table_levels.split()]
 
 def load(name):
     with open(os.path.join(out, name + ".json")) as f:
-        return json.load(f)
+        r = json.load(f)
+    if r.get("status", "ok") != "ok":  # a failed run's file: {"status": "failed", "error": ...}
+        sys.exit(f"cavity_report.py: run {name} failed: {r.get('error')}")
+    return r
 
 
 def read_csv(name):

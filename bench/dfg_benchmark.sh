@@ -20,7 +20,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 else
   LEVELS="2 3 4 5 6"; RANK_LEVEL=3; TABLE_LEVELS="2 3 4"; NP=2
 fi
-run() {  # run NAME CONFIG NP ARGS... (a failed run leaves its log and no JSON)
+run() {  # run NAME CONFIG NP ARGS... (a failed run leaves its log and a JSON with its error)
   local name=$1 config=$2 np=$3; shift 3
   mpirun -np "$np" "$BIN" --config "$config" --results "$OUT/$name.json" "$@" > "$OUT/$name.log" 2>&1 \
     || echo "$name failed: $(grep -m1 error "$OUT/$name.log")"

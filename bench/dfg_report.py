@@ -31,7 +31,9 @@ def load(name):
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        return json.load(f)
+        r = json.load(f)
+    # A failed run leaves {"status": "failed", "error": ...}: it has no results to tabulate.
+    return r if r.get("status", "ok") == "ok" else None
 
 
 def rel(r, key):

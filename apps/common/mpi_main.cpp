@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <string>
 
 #include "io/atomic_file.hpp"
 #include "io/output.hpp"
@@ -74,23 +76,67 @@ void handle_interruptions(const char* program, bool prints) {
   }
 }
 
-}  // namespace
+/// Gives SIGINT and SIGTERM back to their default action where handle_interruptions() took them:
+/// once the job ends by its own abort, the SIGTERM mpirun sends the ranks is no interruption to
+/// report ("interrupted (SIGTERM)" after the error line would say the user stopped the run).
+void release_interruptions() {
+  for (const int signal : {SIGINT, SIGTERM}) {
+    struct sigaction current {};
+    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == on_interruption)
+      ::signal(signal, SIG_DFL);
+  }
+}
 
-int mpi_main(const char* program, int argc, char** argv, ApplicationBody body) {
+/// How long a rank other than 0 waits before it reports an error and ends the job. An error
+/// every rank meets (no convergence, a bad key) is then written to the results file and printed
+/// by rank 0, whose abort ends the others within that time; one on this rank alone is printed
+/// after it (rank 0, waiting in a collective, writes no results file then).
+constexpr int kWaitForRankZeroMs = 1000;
+
+/// Reports the error that ended the body on this rank and ends the job: the results file first
+/// (rank 0), since the abort ends every rank.
+int fail(const char* program, const Communicator& comm, const ResultsReport& report,
+         const char* message) {
+  const std::string unwritten = report.write_failure(message);
+  release_interruptions();  // after the write: an interruption during it removes its temporary
+  if (comm.rank() != 0) ::poll(nullptr, 0, kWaitForRankZeroMs);
+  std::fprintf(stderr, "%s: error on rank %d: %s\n", program, comm.rank(), message);
+  if (!unwritten.empty())
+    std::fprintf(stderr, "%s: the error could not be written to the results file: %s\n", program,
+                 unwritten.c_str());
+  std::fflush(stderr);
+  if (comm.size() > 1) comm.abort(1);  // the other ranks may be waiting in a collective
+  return 1;
+}
+
+using Body = std::function<int(int argc, char** argv, const Communicator&, ResultsReport&)>;
+
+int run(const char* program, int argc, char** argv, const Body& body) {
   // Line by line even into a pipe or file, so the log of a run that is interrupted or aborted
   // (both end the process without flushing stdio) shows every line printed before the end.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   MpiEnvironment mpi(argc, argv);
   const Communicator comm;
   handle_interruptions(program, comm.rank() == 0);
+  ResultsReport report;
   try {
-    return body(argc, argv, comm);
+    return body(argc, argv, comm, report);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error on rank %d: %s\n", program, comm.rank(), e.what());
-    std::fflush(stderr);
-    if (comm.size() > 1) comm.abort(1);  // the other ranks may be waiting in a collective
-    return 1;
+    return fail(program, comm, report, e.what());
   }
+}
+
+}  // namespace
+
+int mpi_main(const char* program, int argc, char** argv, ApplicationBody body) {
+  return run(program, argc, argv,
+             [body](int n, char** args, const Communicator& comm, ResultsReport&) {
+               return body(n, args, comm);
+             });
+}
+
+int mpi_main(const char* program, int argc, char** argv, ReportingBody body) {
+  return run(program, argc, argv, body);
 }
 
 }  // namespace quilt

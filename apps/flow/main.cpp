@@ -11,18 +11,19 @@
 #include "flow/flow_log.hpp"
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
-#include "io/output.hpp"
+#include "io/results_report.hpp"
 
 using namespace quilt;
 
 namespace {
 
-int run(int argc, char** argv, const Communicator& comm) {
+int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) {
   Config config("quilt-flow", "stationary Navier-Stokes, Q1/Q1 PSPG/SUPG, two-layer ScaRC solver");
   declare_flow_keys(config);
   if (!config.parse(argc, argv)) return 0;
+  // The output paths first: an error in the keys read next is then reported in --results too.
+  report.check_output(config, "navier-stokes", comm);
   const FlowOptions options = read_flow_options(config, comm);
-  check_output_options(config, comm);
 
   const FlowRun run{options.params, options.scale, comm.size()};
   const FlowLog log(run, comm.rank() == 0);
@@ -33,7 +34,7 @@ int run(int argc, char** argv, const Communicator& comm) {
   const FlowQuantities q =
       evaluate_flow_quantities(options.postprocessing, r, options.params.nu, comm);
   log.summary(r, q);
-  write_results(config, flow_results_json(run, r, q), comm);
+  report.write(flow_results_json(run, r, q), comm);
   if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), r, comm);
   return 0;
 }

@@ -5,71 +5,43 @@
 
 #include <cstdio>
 
-#include "accel/local_solver.hpp"
 #include "common/mpi_main.hpp"
 #include "common/poisson_options.hpp"
 #include "io/config.hpp"
-#include "io/json.hpp"
-#include "io/output.hpp"
+#include "io/results_report.hpp"
 #include "io/vtu_writer.hpp"
 #include "parallel/communicator.hpp"
 #include "solvers/poisson_problem.hpp"
+#include "solvers/poisson_report.hpp"
 
 using namespace quilt;
 
 namespace {
 
-int run(int argc, char** argv, const Communicator& comm) {
+void print_summary(const PoissonParams& params, const PoissonResult& r) {
+  std::printf("quilt-poisson: %s, L=%d (Lc=%d), %zu dofs, %d macros, %d ranks\n",
+              params.mesh_file.c_str(), r.level, r.coarse_level, r.dofs, r.macros, r.ranks);
+  std::printf("  solver: %s\n", r.description.c_str());
+  std::printf("  iterations %d, |r|/|r0| = %.3e, L2 error %.6e, H1 error %.6e\n",
+              r.solve.iterations, r.solve.relative_residual(), r.l2_error, r.h1_error);
+  std::printf("  time: total %.3f s, setup %.3f s, solve %.3f s (local %.3f s, coarse %.3f s)\n",
+              r.timings.total, r.timings.setup, r.timings.solve, r.timings.local_solve,
+              r.timings.coarse_solve);
+  std::printf("  checksum %s\n", checksum_text(r.checksum).c_str());
+}
+
+int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) {
   Config config("quilt-poisson", "-Laplace(u) = f on a macro mesh, two-layer ScaRC solver");
   declare_poisson_keys(config);
   if (!config.parse(argc, argv)) return 0;
+  // The output paths first: an error in the keys read next is then reported in --results too.
+  report.check_output(config, "poisson", comm);
   const PoissonParams params = read_poisson_params(config, comm);
-  check_output_options(config, comm);
 
   PoissonResult r = solve_poisson(params, comm);
 
-  if (comm.rank() == 0) {
-    std::printf("quilt-poisson: %s, L=%d (Lc=%d), %zu dofs, %d macros, %d ranks\n",
-                params.mesh_file.c_str(), r.level, r.coarse_level, r.dofs, r.macros, r.ranks);
-    std::printf("  solver: %s\n", r.description.c_str());
-    std::printf("  iterations %d, |r|/|r0| = %.3e, L2 error %.6e, H1 error %.6e\n",
-                r.solve.iterations, r.solve.relative_residual(), r.l2_error, r.h1_error);
-    std::printf("  time: total %.3f s, setup %.3f s, solve %.3f s (local %.3f s, coarse %.3f s)\n",
-                r.timings.total, r.timings.setup, r.timings.solve, r.timings.local_solve,
-                r.timings.coarse_solve);
-    std::printf("  checksum %016llx\n", static_cast<unsigned long long>(r.checksum));
-  }
-  if (config.has("results")) {
-    Json j = Json::object();
-    j["problem"] = "poisson";
-    j["solution"] = params.solution;
-    j["mesh"] = params.mesh_file;
-    j["level"] = r.level;
-    j["coarse_level"] = r.coarse_level;
-    j["macros"] = r.macros;
-    j["ranks"] = r.ranks;
-    j["dofs"] = r.dofs;
-    j["solver"] = params.solver;
-    j["description"] = r.description;
-    j["target"] = accel::to_string(params.multigrid.local.target);
-    j["precision"] = accel::to_string(params.multigrid.local.precision);
-    j["iterations"] = r.solve.iterations;
-    j["final_relative_residual"] = r.solve.relative_residual();
-    j["residual_history"] = r.solve.history;
-    j["l2_error"] = r.l2_error;
-    j["h1_error"] = r.h1_error;
-    char checksum[17];
-    std::snprintf(checksum, sizeof checksum, "%016llx",
-                  static_cast<unsigned long long>(r.checksum));
-    j["checksum"] = std::string(checksum);
-    Json& t = j["timings"];
-    t["total"] = r.timings.total;
-    t["setup"] = r.timings.setup;
-    t["solve"] = r.timings.solve;
-    t["local_solve"] = r.timings.local_solve;
-    t["coarse_solve"] = r.timings.coarse_solve;
-    write_results(config, j, comm);
-  }
+  if (comm.rank() == 0) print_summary(params, r);
+  report.write(poisson_results_json(params, r), comm);
   if (config.has("vtu")) {
     const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
     write_vtu(config.get<std::string>("vtu"), "poisson", geometry, {{"u", &r.solution}}, comm);

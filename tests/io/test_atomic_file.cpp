@@ -28,36 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// An empty directory of this test, removed (made writable first) at its end.
-class TempDir {
- public:
-  TempDir() {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("quilt_atomic_" + std::to_string(::getpid()) + "_" + test->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const fs::path& path() const { return path_; }
-  /// The names in the directory, sorted and space-separated (temporaries left behind show).
-  std::string listing() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) names.insert(entry.path().filename());
-    std::string all;
-    for (const auto& n : names) all += (all.empty() ? "" : " ") + n;
-    return all;
-  }
-
- private:
-  fs::path path_;
-};
-
 void put(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -194,7 +164,7 @@ TEST(AtomicFile, KeepsPermissionsFollowsLinksAndWritesDevicesInPlace) {
   j["value"] = 1;
   write_json(link, j);
   EXPECT_TRUE(fs::is_symlink(link));
-  EXPECT_EQ(contents(real), j.dump());
+  EXPECT_EQ(contents(real), json_text(j));
   EXPECT_EQ(fs::status(real).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   EXPECT_EQ(dir.listing(), "link.json real.json");

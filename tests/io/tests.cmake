@@ -24,3 +24,25 @@ add_test(NAME test_output_interrupted
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_output_interrupted PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS mpi
                      PROCESSORS 2 TIMEOUT 600)
+# The results JSON read back against the structs it came from, the "config" section and the
+# documents of a successful and a failed run (one rank: rank 0 writes them alone).
+add_executable(test_results_json io/test_results_json.cpp ${CMAKE_CURRENT_SOURCE_DIR}/mpi_main.cpp)
+target_link_libraries(test_results_json PRIVATE quilt_app_common GTest::gtest)
+target_compile_definitions(test_results_json PRIVATE QUILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+target_include_directories(test_results_json PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME test_results_json
+         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${QUILT_MPIEXEC_FLAGS}
+                 $<TARGET_FILE:test_results_json>)
+set_tests_properties(test_results_json PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS serial)
+# quilt-flow and quilt-poisson as a user runs them (alone and under mpirun at 2 ranks): the
+# results file of a failed run holds the error, that of a successful one the configuration.
+add_executable(test_results_file io/test_results_file.cpp)
+target_link_libraries(test_results_file PRIVATE quilt_toolkit GTest::gtest_main)
+target_include_directories(test_results_file PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_definitions(test_results_file PRIVATE QUILT_FLOW="$<TARGET_FILE:quilt-flow>"
+                           QUILT_POISSON="$<TARGET_FILE:quilt-poisson>"
+                           QUILT_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+add_dependencies(test_results_file quilt-flow quilt-poisson)
+add_test(NAME test_results_file COMMAND test_results_file WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_results_file PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS mpi
+                     PROCESSORS 2 TIMEOUT 600)

@@ -50,8 +50,8 @@ double pressure_difference(const std::array<Point2, 2>& points, const NavierStok
 }
 
 Json profile_json(const Profile& pairs) {
-  Json::Array a;
-  for (const auto& [s, v] : pairs) a.push_back(Json::Array{s, v});
+  Json a = Json::array();
+  for (const auto& [s, v] : pairs) a.push_back(Json::array({s, v}));
   return a;
 }
 
@@ -75,7 +75,7 @@ void put_run(Json& j, const FlowRun& run, const NavierStokesResult& r) {
 void put_iterations(Json& j, const NavierStokesResult& r) {
   j["converged"] = r.converged;
   j["nonlinear_iterations"] = static_cast<int>(r.steps.size()) - 1;
-  Json::Array per_step, residuals;
+  Json per_step = Json::array(), residuals = Json::array();  // [] when empty, not null
   for (const auto& s : r.steps) {
     residuals.push_back(s.residual);
     if (s.linear_iterations > 0) per_step.push_back(s.linear_iterations);

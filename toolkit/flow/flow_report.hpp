@@ -86,7 +86,7 @@ struct FlowRun {
 
 /// The results document: the run, `converged`, the project `version`, iteration counts, the
 /// residual history, the quantities and the timings with the FEAST ratios r_ass, r_lin, r_acc,
-/// s_max.
+/// s_max (ResultsReport adds "status" before them and "config" after them).
 Json flow_results_json(const FlowRun& run, const NavierStokesResult& r, const FlowQuantities& q);
 
 /// Collective: velocity, pressure and vorticity of `r` as VTU/PVTU files in `directory`.

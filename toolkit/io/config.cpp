@@ -133,23 +133,31 @@ std::string read_config_file(const std::string& path) {
   return text;
 }
 
-/// A parsed value as settings() shows it. A type no key had so far is a logic error naming the
-/// key: its values would otherwise all read "" and ranks holding different ones would pass.
-std::string value_text(const std::string& key, const po::variable_value& value) {
+/// A parsed value as its type. A type no key had so far is a logic error naming the key: its
+/// values would otherwise all read "" and ranks holding different ones would pass.
+Config::Value typed_value(const std::string& key, const po::variable_value& value) {
   const boost::any& v = value.value();
-  if (v.empty()) return "";  // a flag without a value (--help)
+  if (v.empty()) return std::string();  // a flag without a value (--help)
   if (const auto* text = boost::any_cast<std::string>(&v)) return *text;
-  if (const auto* number = boost::any_cast<int>(&v)) return std::to_string(*number);
-  if (const auto* number = boost::any_cast<long long>(&v)) return std::to_string(*number);
-  if (const auto* number = boost::any_cast<double>(&v)) return config_value_text(*number);
-  if (const auto* flag = boost::any_cast<bool>(&v)) return *flag ? "true" : "false";
-  if (const auto* list = boost::any_cast<std::vector<std::string>>(&v)) {
-    std::string lines;
-    for (const std::string& entry : *list) lines += entry + "\n";
-    return lines;
-  }
+  if (const auto* number = boost::any_cast<int>(&v)) return static_cast<long long>(*number);
+  if (const auto* number = boost::any_cast<long long>(&v)) return *number;
+  if (const auto* number = boost::any_cast<double>(&v)) return *number;
+  if (const auto* flag = boost::any_cast<bool>(&v)) return *flag;
+  if (const auto* list = boost::any_cast<std::vector<std::string>>(&v)) return *list;
   throw std::logic_error("configuration key '" + key +
                          "': Config::settings() cannot show values of its type");
+}
+
+/// A value as settings() shows it: numbers as config_value_text, a list as its entries, one
+/// per line.
+std::string value_text(const Config::Value& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* number = std::get_if<long long>(&value)) return config_value_text(*number);
+  if (const auto* number = std::get_if<double>(&value)) return config_value_text(*number);
+  if (const auto* flag = std::get_if<bool>(&value)) return *flag ? "true" : "false";
+  std::string lines;
+  for (const std::string& entry : std::get<std::vector<std::string>>(value)) lines += entry + "\n";
+  return lines;
 }
 
 /// The keys of `values` given a value (a command-line or file entry, not a default).
@@ -255,12 +263,19 @@ std::string Config::input_file(const std::string& key) const {
 
 std::vector<std::pair<std::string, std::optional<std::string>>> Config::settings() const {
   std::vector<std::pair<std::string, std::optional<std::string>>> all;
+  for (const auto& [key, value] : typed_settings())
+    all.emplace_back(key, value ? std::optional(value_text(*value)) : std::nullopt);
+  return all;
+}
+
+std::vector<std::pair<std::string, std::optional<Config::Value>>> Config::typed_settings() const {
+  std::vector<std::pair<std::string, std::optional<Value>>> all;
   for (const po::options_description* keys : {&general_, &keys_})
     for (const auto& option : keys->options()) {
       const std::string& key = option->long_name();
       const auto it = values_.find(key);
       all.emplace_back(
-          key, it == values_.end() ? std::nullopt : std::optional(value_text(key, it->second)));
+          key, it == values_.end() ? std::nullopt : std::optional(typed_value(key, it->second)));
     }
   return all;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace quilt {
@@ -111,6 +112,11 @@ class Config {
   /// defaults included (std::nullopt: unset), in declaration order: what the run was configured
   /// with, to compare across ranks. A list reads as its entries, one per line.
   std::vector<std::pair<std::string, std::optional<std::string>>> settings() const;
+  /// A parsed value as the type its key was declared with (int and long long as long long; a
+  /// list as its entries; a flag given without a value as "").
+  using Value = std::variant<bool, long long, double, std::string, std::vector<std::string>>;
+  /// settings() with each value as its type, for the results file's "config" section.
+  std::vector<std::pair<std::string, std::optional<Value>>> typed_settings() const;
   /// Throws ConfigError naming the key (and the config file, if any) with `what` as the reason.
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   const std::string& file() const { return file_; }

@@ -1,48 +1,23 @@
 #pragma once
-// A small JSON document builder for results files (design.md §9): objects keep insertion
-// order, numbers are written with 17 significant digits so values round-trip.
+// The results documents (design.md §9) are nlohmann::ordered_json: members stay in the order the
+// code sets them, so a file reads top to bottom as it was built (and scripts that grep for the
+// first "key": find the top-level fields before the configuration at the end), and doubles are
+// written in their shortest form that reads back to the same value.
 
-#include <map>
-#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <variant>
-#include <vector>
 
 namespace quilt {
 
-class Json {
- public:
-  using Object = std::vector<std::pair<std::string, Json>>;
-  using Array = std::vector<Json>;
+using Json = nlohmann::ordered_json;
 
-  Json() : value_(nullptr) {}
-  Json(double v) : value_(v) {}
-  Json(int v) : value_(static_cast<long long>(v)) {}
-  Json(long long v) : value_(v) {}
-  Json(std::size_t v) : value_(static_cast<long long>(v)) {}
-  Json(bool v) : value_(v) {}
-  Json(const char* v) : value_(std::string(v)) {}
-  Json(std::string v) : value_(std::move(v)) {}
-  Json(Array v) : value_(std::move(v)) {}
-  Json(const std::vector<double>& v) : value_(Array(v.begin(), v.end())) {}
-  static Json object() {
-    Json j;
-    j.value_ = Object{};
-    return j;
-  }
+/// The text of `document` as a results file holds it: indented by 2, ending in a newline. Bytes
+/// that are not UTF-8 (an error message quoting a path in another encoding) become U+FFFD: the
+/// document must be written even then, and JSON text cannot hold them.
+std::string json_text(const Json& document);
 
-  /// Member access for objects (appended when new).
-  Json& operator[](const std::string& key);
-  std::string dump(int indent = 2) const;
-
- private:
-  void write(std::string& out, int indent, int depth) const;
-  std::variant<std::nullptr_t, bool, long long, double, std::string, Array, Object> value_;
-};
-
-/// Writes the document to `path` whole or not at all (write_file_atomically); throws IoError
-/// naming the path on failure, leaving an existing file as it was.
+/// Writes json_text(document) to `path` whole or not at all (write_file_atomically); throws
+/// IoError naming the path on failure, leaving an existing file as it was.
 void write_json(const std::string& path, const Json& document);
 
 }  // namespace quilt

@@ -39,18 +39,6 @@ fs::path parent_directory(const fs::path& path) {
 std::atomic<ResultsState> g_results_state{ResultsState::none};
 static_assert(std::atomic<ResultsState>::is_always_lock_free, "a signal handler reads it");
 
-/// write_json, with g_results_state following it.
-void write_results_file(const std::string& path, const Json& document) {
-  g_results_state = ResultsState::writing;
-  try {
-    write_json(path, document);
-  } catch (...) {
-    g_results_state = ResultsState::pending;  // a failed write leaves the old file in place
-    throw;
-  }
-  g_results_state = ResultsState::written;
-}
-
 }  // namespace
 
 void collective_output_step(bool here, const std::function<void()>& step, const Communicator& comm,
@@ -123,12 +111,25 @@ void check_output_options(const Config& config, const Communicator& comm) {
       });
 }
 
-void write_results(const Config& config, const Json& document, const Communicator& comm) {
-  if (!config.has("results")) return;
-  const std::string path = config.get<std::string>("results");
+void write_results(const std::string& path, const Json& document, const Communicator& comm) {
   collective_output_step(
       comm.rank() == 0, [&] { write_results_file(path, document); }, comm,
       [&path](int) { return "rank 0 could not write the results file '" + path + "'"; });
+}
+
+void write_results(const Config& config, const Json& document, const Communicator& comm) {
+  if (config.has("results")) write_results(config.get<std::string>("results"), document, comm);
+}
+
+void write_results_file(const std::string& path, const Json& document) {
+  g_results_state = ResultsState::writing;
+  try {
+    write_json(path, document);
+  } catch (...) {
+    g_results_state = ResultsState::pending;  // a failed write leaves the old file in place
+    throw;
+  }
+  g_results_state = ResultsState::written;
 }
 
 ResultsState results_state() noexcept {

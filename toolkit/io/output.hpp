@@ -32,9 +32,17 @@ std::string output_directory_problem(const std::string& directory);
 /// if given; throws IoError naming the option and the path on every rank when one is unusable.
 void check_output_options(const Config& config, const Communicator& comm);
 
-/// Collective: writes `document` to --results FILE on rank 0 (write_json) if the option was
-/// given; throws IoError on every rank when that failed.
+/// Collective: writes `document` to `path` on rank 0 (write_results_file); throws IoError on
+/// every rank when that failed.
+void write_results(const std::string& path, const Json& document, const Communicator& comm);
+
+/// write_results to --results FILE if the option was given.
 void write_results(const Config& config, const Json& document, const Communicator& comm);
+
+/// Not collective, for rank 0 alone: write_json(path, document) with results_state() following
+/// it. For a document that only rank 0 writes, as when it reports an error the others need not
+/// share (ResultsReport::write_failure).
+void write_results_file(const std::string& path, const Json& document);
 
 /// How far this process got with --results, so that an interrupted run can say what became of
 /// it: none (not asked for, or not rank 0), pending (checked by check_output_options, not yet
