@@ -7,6 +7,7 @@
 
 #include "common/mpi_main.hpp"
 #include "common/poisson_options.hpp"
+#include "fem/manufactured_solution.hpp"
 #include "io/config.hpp"
 #include "io/results_report.hpp"
 #include "io/vtu_writer.hpp"
@@ -17,6 +18,19 @@
 using namespace quilt;
 
 namespace {
+
+/// u_h - u at the nodes: shows where the discretisation error lies, which the L2 and H1 norms
+/// of the summary do not.
+std::vector<double> nodal_error(const std::vector<MacroGeometry>& geometry,
+                                const LevelVector& solution, const std::string& name) {
+  const ManufacturedSolution exact = manufactured_solution(name);
+  std::vector<double> error;
+  error.reserve(solution.size());
+  for (const MacroGeometry& g : geometry)
+    for (std::size_t i = 0; i < g.x.size(); ++i)
+      error.push_back(solution[error.size()] - exact.u(g.x[i], g.y[i]));
+  return error;
+}
 
 void print_summary(const PoissonParams& params, const PoissonResult& r) {
   std::printf("quilt-poisson: %s, L=%d (Lc=%d), %zu dofs, %d macros, %d ranks\n",
@@ -44,7 +58,9 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
   report.write(poisson_results_json(params, r), comm);
   if (config.has("vtu")) {
     const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
-    write_vtu(config.get<std::string>("vtu"), "poisson", geometry, {{"u", &r.solution}}, comm);
+    const std::vector<double> error = nodal_error(geometry, r.solution, params.solution);
+    write_vtu(config.get<std::string>("vtu"), "poisson",
+              {geometry, r.mesh.macros, {}, {{"u", r.solution}, {"error", error}}}, comm);
   }
   return 0;
 }

@@ -3,7 +3,6 @@
 // (no rank waits in a collective), naming the failed piece; the --results / --vtu checks stop
 // every rank before any work.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,6 +16,7 @@
 #include "io/json.hpp"
 #include "io/output.hpp"
 #include "io/output_test_support.hpp"
+#include "io/shared_dir.hpp"
 #include "io/vtu_writer.hpp"
 #include "parallel/communicator.hpp"
 
@@ -27,46 +27,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A directory every rank sees (named after rank 0's pid and the test), removed at the end.
-class SharedDir {
- public:
-  explicit SharedDir(const Communicator& comm) : comm_(comm) {
-    const auto pid = static_cast<long long>(comm.max(comm.rank() == 0 ? ::getpid() : 0.0));
-    path_ = fs::temp_directory_path() /
-            ("quilt_output_" + std::to_string(pid) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    if (comm.rank() == 0) {
-      fs::remove_all(path_);
-      fs::create_directories(path_);
-    }
-    barrier();
-  }
-  ~SharedDir() {
-    barrier();
-    std::error_code ec;
-    if (comm_.rank() == 0) fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  void barrier() const { comm_.max(0.0); }
-
- private:
-  const Communicator& comm_;
-  fs::path path_;
-};
-
-/// The names in `directory` that are temporaries of write_file_atomically.
-std::vector<std::string> temporaries(const std::string& directory) {
-  std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator(directory))
-    if (contains(entry.path().filename().string(), ".tmp.")) found.push_back(entry.path());
-  return found;
-}
-
 /// One 3 x 3 macro per rank, shifted by the rank, and a nodal field on it.
 struct RankOutput {
   std::vector<MacroGeometry> macros;
+  std::vector<int> ids;
   std::vector<double> u;
-  explicit RankOutput(int rank) : macros(1) {
+  explicit RankOutput(int rank) : macros(1), ids{rank} {
     MacroGeometry& g = macros[0];
     g.level = 1;
     g.n = 3;
@@ -78,7 +44,7 @@ struct RankOutput {
       }
   }
   void write(const std::string& directory, const Communicator& comm) const {
-    write_vtu(directory, "flow", macros, {{"u", &u}}, comm);
+    write_vtu(directory, "flow", {macros, ids, {}, {{"u", u}}}, comm);
   }
 };
 

@@ -46,3 +46,15 @@ add_dependencies(test_results_file quilt-flow quilt-poisson)
 add_test(NAME test_results_file COMMAND test_results_file WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_results_file PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS mpi
                      PROCESSORS 2 TIMEOUT 600)
+# The VTU format read back value by value at 1, 2 and 4 ranks (tests/io/vtu_reader.hpp), and the
+# files quilt-flow and quilt-poisson write, read back by vtu_check.
+quilt_mpi_test(test_vtu io/test_vtu.cpp)
+add_executable(vtu_check io/vtu_check.cpp)
+target_link_libraries(vtu_check PRIVATE quilt_toolkit)  # for the helpers the reader uses
+target_include_directories(vtu_check PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME test_vtu_apps
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/io/test_vtu_apps.sh $<TARGET_FILE:quilt-flow>
+                 $<TARGET_FILE:quilt-poisson> $<TARGET_FILE:vtu_check> ${MPIEXEC_EXECUTABLE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_vtu_apps PROPERTIES ENVIRONMENT "${QUILT_MPI_ENV}" LABELS mpi
+                     PROCESSORS 2 TIMEOUT 300)

@@ -163,10 +163,12 @@ void write_flow_vtu(const std::string& directory, const NavierStokesResult& r,
                     const Communicator& comm) {
   const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
   const LevelVector omega = vorticity(r.mesh, r.level, r.u1, r.u2, comm);
-  write_vtu(
-      directory, "flow", geometry,
-      {{"velocity_x", &r.u1}, {"velocity_y", &r.u2}, {"pressure", &r.p}, {"vorticity", &omega}},
-      comm);
+  write_vtu(directory, "flow",
+            {geometry,
+             r.mesh.macros,
+             {{"velocity", r.u1, r.u2}},
+             {{"pressure", r.p}, {"vorticity", omega}}},
+            comm);
 }
 
 }  // namespace quilt

@@ -89,7 +89,8 @@ struct FlowRun {
 /// s_max (ResultsReport adds "status" before them and "config" after them).
 Json flow_results_json(const FlowRun& run, const NavierStokesResult& r, const FlowQuantities& q);
 
-/// Collective: velocity, pressure and vorticity of `r` as VTU/PVTU files in `directory`.
+/// Collective: the velocity (a vector), pressure and vorticity of `r` as VTU/PVTU files
+/// flow_RANK.vtu and flow.pvtu in `directory` (write_vtu, with the cell data rank and macro).
 void write_flow_vtu(const std::string& directory, const NavierStokesResult& r,
                     const Communicator& comm);
 
