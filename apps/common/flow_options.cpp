@@ -33,7 +33,11 @@ constexpr KeyChoice<NonlinearMethod> kNonlinearMethods[] = {{"picard", Nonlinear
 constexpr KeyChoice<KrylovMethod> kLinearMethods[] = {{"bicgstab", KrylovMethod::bicgstab},
                                                       {"fgmres", KrylovMethod::fgmres}};
 constexpr KeyChoice<SchurApproximation> kSchurApproximations[] = {
-    {"pcd", SchurApproximation::pcd}, {"mass", SchurApproximation::mass}};
+    {"pcd", SchurApproximation::pcd},
+    {"lsc", SchurApproximation::lsc},
+    {"mass", SchurApproximation::mass}};
+constexpr KeyChoice<LscScaling> kLscScalings[] = {{"diagonal", LscScaling::diagonal},
+                                                  {"mass", LscScaling::mass}};
 
 // nonlinear.pseudo_time_step_max = 0 stands for no cap, an infinite dtau_max: a key's value
 // must be finite.
@@ -112,7 +116,13 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
     ("solver.velocity.damping", po::value<double>(),
      "relaxation omega of the velocity smoother (default: 0.7 for jacobi, 1 for the others)")
     ("solver.schur", po::value<std::string>()->default_value(choice_name(kSchurApproximations, defaults.schur)),
-     "pressure Schur complement approximation: pcd (pressure convection-diffusion) | mass (nu M_p^-1)");
+     "pressure Schur complement approximation: pcd (pressure convection-diffusion) | lsc "
+     "(least-squares commutator) | mass (nu M_p^-1)")
+    ("solver.lsc.scaling", po::value<std::string>()->default_value(choice_name(kLscScalings, defaults.lsc_scaling)),
+     "diagonal velocity weight Q of solver.schur = lsc: diagonal (diag(A)) | mass (lumped mass)")
+    ("solver.velocity.cycles", po::value<int>()->default_value(defaults.velocity_cycles),
+     "velocity multigrid cycles per component in each preconditioner application (1: the "
+     "default; e.g. 8: a nearly exact velocity solve, to measure the Schur approximation alone)");
   // clang-format on
 }
 
@@ -179,6 +189,8 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
   p.linear.max_iter = config.get("solver.max_iter", Range<int>::at_least(1));
   p.linear.restart = config.get("solver.restart", Range<int>::at_least(1));
   p.schur = read_choice(config, "solver.schur", kSchurApproximations);
+  p.lsc_scaling = read_choice(config, "solver.lsc.scaling", kLscScalings);
+  p.velocity_cycles = config.get("solver.velocity.cycles", Range<int>::at_least(1));
   VelocitySmoother& v = p.velocity_smoother;
   v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);
   v.ordering = parse_key(config, "solver.velocity.ordering", accel::parse_sweep_order);

@@ -520,6 +520,8 @@ void expect_same_linear(const NavierStokesParams& a, const NavierStokesParams& b
   EXPECT_SAME(velocity_smoother.ordering);
   EXPECT_SAME(velocity_smoother.damping);
   EXPECT_SAME(schur);
+  EXPECT_SAME(lsc_scaling);
+  EXPECT_SAME(velocity_cycles);
   EXPECT_SAME(coarse_threshold);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "accel/smoother_type.hpp"
+#include "flow/least_squares_commutator.hpp"
 #include "flow/navier_stokes_operators.hpp"
 #include "solvers/global_multigrid.hpp"
 #include "solvers/krylov.hpp"
@@ -25,8 +26,10 @@ struct VelocitySmoother {
 /// (Newton), or Picard until the residual has fallen by newton_switch, then Newton.
 enum class NonlinearMethod { picard, newton, automatic };
 
-/// How step (3) of the Schur-complement preconditioner approximates S^{-1}.
-enum class SchurApproximation { mass, pcd };
+/// How step (3) of the Schur-complement preconditioner approximates S^{-1}: nu M_p^{-1},
+/// pressure convection-diffusion (flow/pressure_schur.hpp) or the least-squares commutator
+/// (flow/least_squares_commutator.hpp).
+enum class SchurApproximation { mass, pcd, lsc };
 
 struct NavierStokesParams {
   std::string mesh_file;
@@ -60,7 +63,12 @@ struct NavierStokesParams {
   /// <= 0.063 per V(2,2) cycle, bench/bench_smoothers.cpp), while the line smoothers that the
   /// Laplacians need on anisotropic macros diverge on the DFG outflow macros at Re 100.
   VelocitySmoother velocity_smoother;
+  /// Velocity multigrid cycles per component in each preconditioner application. 1 is the
+  /// preconditioner of design.md §8; more make step (1) a nearly exact velocity solve, which
+  /// measures the Schur complement approximation on its own.
+  int velocity_cycles = 1;
   SchurApproximation schur = SchurApproximation::pcd;
+  LscScaling lsc_scaling = LscScaling::diagonal;  ///< Q of the LSC (measurements: LscScaling)
   std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
 

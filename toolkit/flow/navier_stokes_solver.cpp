@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "flow/least_squares_commutator.hpp"
 #include "flow/pressure_laplacian.hpp"
 #include "flow/pressure_schur.hpp"
 #include "flow/schur_complement_preconditioner.hpp"
@@ -61,7 +62,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
       v_(problem_.block_size()),
       r_(problem_.block_size()),
       c_(problem_.block_size()) {
-  if (params.schur == SchurApproximation::pcd) {
+  if (params.schur != SchurApproximation::mass) {  // A_p of PCD and LSC
     laplacian_.emplace(pressure_laplacian(problem_.mesh, comm, problem_.level));
     pressure_mg_.emplace(*laplacian_,
                          with_coarse_level(params.multigrid, problem_, params.coarse_threshold));
@@ -135,6 +136,23 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
       result.momentum_residual2[i] -= h2[i];
     }
   }
+}
+
+std::unique_ptr<PressureSchurApproximation> NavierStokesSolver::schur_approximation(double nu) {
+  const GlobalLevel& finest = assembly_.velocity().level(problem_.level);
+  switch (params_.schur) {
+    case SchurApproximation::pcd:
+      return std::make_unique<PressureConvectionDiffusion>(
+          *pressure_mg_, assembly_.pressure_convection_diffusion(), *finest.shared,
+          assembly_.lumped_mass(), nu);
+    case SchurApproximation::lsc:
+      return std::make_unique<LeastSquaresCommutator>(
+          finest, assembly_.blocks(), *pressure_mg_, assembly_.lumped_mass(),
+          !problem_.boundary.has_natural_outflow, params_.lsc_scaling);
+    case SchurApproximation::mass:
+      break;
+  }
+  return std::make_unique<ScaledPressureMass>(assembly_.lumped_mass(), nu);
 }
 
 void NavierStokesSolver::add_multigrid_timings() {
@@ -263,15 +281,11 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
                         !problem_.boundary.has_natural_outflow, assembly_.newton());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
-  if (!stage.preconditioner) {
-    if (params_.schur == SchurApproximation::pcd)
-      stage.schur = std::make_unique<PressureConvectionDiffusion>(
-          *pressure_mg_, assembly_.pressure_convection_diffusion(),
-          *assembly_.velocity().level(problem_.level).shared, assembly_.lumped_mass(), stage.nu);
-    else
-      stage.schur = std::make_unique<ScaledPressureMass>(assembly_.lumped_mass(), stage.nu);
-    stage.preconditioner =
-        std::make_unique<SchurComplementPreconditioner>(system_, *velocity_mg_, *stage.schur);
+  // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
+  if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
+    stage.schur = schur_approximation(stage.nu);
+    stage.preconditioner = std::make_unique<SchurComplementPreconditioner>(
+        system_, *velocity_mg_, *stage.schur, params_.velocity_cycles);
   }
   LevelVector& c = c_.values();
   std::fill(c.begin(), c.end(), 0.0);

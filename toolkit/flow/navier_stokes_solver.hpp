@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "flow/navier_stokes_params.hpp"
 #include "flow/navier_stokes_system.hpp"
 #include "flow/newton_control.hpp"
+#include "flow/pressure_schur.hpp"
 #include "solvers/global_multigrid.hpp"
 
 namespace quilt {
@@ -129,6 +131,8 @@ class NavierStokesSolver {
   /// The last stage converged: the momentum residual for the volume form of the forces.
   void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
   void add_multigrid_timings();
+  /// Step (3) of the preconditioner for viscosity nu, from the current operators.
+  std::unique_ptr<PressureSchurApproximation> schur_approximation(double nu);
 
   std::chrono::steady_clock::time_point created_;  ///< first member: set-up time from here
   NavierStokesParams params_;

@@ -6,10 +6,12 @@ namespace quilt {
 
 SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesSystem& system,
                                                              GlobalMultigrid& velocity_mg,
-                                                             PressureSchurApproximation& schur)
+                                                             PressureSchurApproximation& schur,
+                                                             int velocity_cycles)
     : system_(&system),
       velocity_mg_(&velocity_mg),
       schur_(&schur),
+      velocity_cycles_(velocity_cycles),
       d_component_(system.block_size()),
       c_component_(system.block_size()),
       divergence_(system.block_size()) {}
@@ -17,9 +19,18 @@ SchurComplementPreconditioner::SchurComplementPreconditioner(const NavierStokesS
 void SchurComplementPreconditioner::apply(const LevelVector& d, LevelVector& c) {
   const std::size_t N = system_->block_size();
   c.resize(3 * N);
-  for (int k = 0; k < 2; ++k) {  // (1) velocity: one global multigrid cycle per component
+  KrylovParams cycles;  // a fixed number of cycles: no tolerance, no error at the cap
+  cycles.rel_tol = 0.0;
+  cycles.max_iter = velocity_cycles_;
+  cycles.fail_on_cap = false;
+  for (int k = 0; k < 2; ++k) {  // (1) velocity: global multigrid cycles per component
     std::copy(d.begin() + k * N, d.begin() + (k + 1) * N, d_component_.begin());
-    velocity_mg_->apply(d_component_, c_component_);
+    if (velocity_cycles_ == 1) {
+      velocity_mg_->apply(d_component_, c_component_);
+    } else {
+      std::fill(c_component_.begin(), c_component_.end(), 0.0);
+      velocity_mg_->solve(d_component_, c_component_, cycles);
+    }
     std::copy(c_component_.begin(), c_component_.end(), c.begin() + k * N);
   }
   // (2) pressure defect update, (3) the Schur complement approximation.

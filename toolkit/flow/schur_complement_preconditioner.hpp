@@ -9,17 +9,19 @@
 namespace quilt {
 
 /// K_S^{-1} d for K_S = [A 0 0; 0 A 0; D1 D2 S~] (design.md §8): (1) c_u = one ScaRC cycle on A
-/// per velocity component, (2) d_p - D c_u, (3) c_p = S~^{-1} (d_p - D c_u).
+/// per velocity component (or `velocity_cycles` of them, from zero), (2) d_p - D c_u,
+/// (3) c_p = S~^{-1} (d_p - D c_u).
 class SchurComplementPreconditioner final : public Preconditioner {
  public:
   SchurComplementPreconditioner(const NavierStokesSystem& system, GlobalMultigrid& velocity_mg,
-                                PressureSchurApproximation& schur);
+                                PressureSchurApproximation& schur, int velocity_cycles = 1);
   void apply(const LevelVector& d, LevelVector& c) override;
 
  private:
   const NavierStokesSystem* system_;
   GlobalMultigrid* velocity_mg_;
   PressureSchurApproximation* schur_;
+  int velocity_cycles_;
   LevelVector d_component_, c_component_, divergence_;
 };
 
