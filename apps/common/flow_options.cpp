@@ -237,12 +237,41 @@ FlowPostprocessing read_postprocessing(const Config& config, const std::string& 
 
 }  // namespace
 
+// "steady" is no TimeScheme: the stationary solve, the default.
+constexpr KeyChoice<TimeScheme> kTimeSchemes[] = {{"euler", TimeScheme::euler},
+                                                  {"bdf2", TimeScheme::bdf2},
+                                                  {"cn", TimeScheme::crank_nicolson},
+                                                  {"fs-theta", TimeScheme::fractional_step_theta}};
+
+void declare_time_keys(Config& config) {
+  const TimeSteppingParams defaults;
+  // clang-format off
+  config.keys()
+    ("time.scheme", po::value<std::string>()->default_value("steady"),
+     "steady (the stationary problem) | euler | bdf2 | cn (Crank-Nicolson) | fs-theta "
+     "(fractional-step theta): time steps from rest, t = 0 .. time.end")
+    ("time.step", number_key(defaults.step), "time step dt")
+    ("time.end", number_key(defaults.end), "end time");
+  // clang-format on
+}
+
+std::optional<TimeSteppingParams> read_time(const Config& config) {
+  if (config.get<std::string>("time.scheme") == "steady") return std::nullopt;
+  TimeSteppingParams t;
+  t.scheme = read_choice(config, "time.scheme", kTimeSchemes);
+  t.step = config.get("time.step", Range<double>::above(0));
+  t.end = config.get("time.end", Range<double>::above(0));
+  if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
+  return t;
+}
+
 void declare_flow_keys(Config& config) {
   const NavierStokesParams defaults;
   declare_problem_keys(config, defaults);
   declare_nonlinear_keys(config, defaults);
   declare_linear_keys(config, defaults);
   declare_postprocess_keys(config);
+  declare_time_keys(config);
   declare_scarc_keys(config);
 }
 
@@ -262,6 +291,7 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   read_nonlinear(config, o.params);
   read_linear(config, comm, o.params);
   o.postprocessing = read_postprocessing(config, o.params.mesh_file);
+  o.time = read_time(config);
   return o;
 }
 

@@ -3,11 +3,13 @@
 // postprocess and the two-layer solver's keys) and their reading into NavierStokesParams and
 // FlowPostprocessing: shared by quilt-flow and the benchmarks that run its configurations.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
+#include "flow/time_stepping.hpp"
 #include "io/config.hpp"
 #include "parallel/communicator.hpp"
 
@@ -21,6 +23,7 @@ struct FlowOptions {
   NavierStokesParams params;
   ReynoldsScale scale;  ///< flow.reference_velocity, flow.reference_length
   FlowPostprocessing postprocessing;
+  std::optional<TimeSteppingParams> time;  ///< empty: the stationary problem (time.scheme)
 };
 
 /// Collective. Checks that every rank parsed the same configuration (check_same_configuration),

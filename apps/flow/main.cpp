@@ -11,6 +11,7 @@
 #include "flow/flow_log.hpp"
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
+#include "flow/transient_flow.hpp"
 #include "io/results_report.hpp"
 
 using namespace quilt;
@@ -18,7 +19,7 @@ using namespace quilt;
 namespace {
 
 int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) {
-  Config config("quilt-flow", "stationary Navier-Stokes, Q1/Q1 PSPG/SUPG, two-layer ScaRC solver");
+  Config config("quilt-flow", "Navier-Stokes, Q1/Q1 PSPG/SUPG, two-layer ScaRC solver");
   declare_flow_keys(config);
   if (!config.parse(argc, argv)) return 0;
   // The output paths first: an error in the keys read next is then reported in --results too.
@@ -28,9 +29,22 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
   const FlowRun run{options.params, options.scale, comm.size()};
   const FlowLog log(run, comm.rank() == 0);
   log.header();
+  if (options.time) {  // instationary: one line per time step, the series in the results
+    log.time_header();
+    const TransientFlowResult t = solve_transient_flow(
+        options.params, *options.time, options.postprocessing, comm,
+        [&](const TimeStepRecord& s, const FlowQuantities& q) { log.time_step(s, q); });
+    const FlowQuantities q =
+        evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm);
+    log.summary(t.last, q);
+    Json results = flow_results_json(run, t.last, q);
+    add_time_series(t.series, results);
+    report.write(results, comm);
+    if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), t.last, comm);
+    return 0;
+  }
   const NavierStokesResult r =
       solve_navier_stokes(options.params, comm, [&](const NonlinearStep& s) { log.step(s); });
-
   const FlowQuantities q =
       evaluate_flow_quantities(options.postprocessing, r, options.params.nu, comm);
   log.summary(r, q);

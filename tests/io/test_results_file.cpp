@@ -5,7 +5,9 @@
 // configuration with the keys given on the command line; a results path that is unusable, or a
 // configuration that cannot be parsed, leaves the path as it was.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include <algorithm>
 
 #include <cstdlib>
 #include <filesystem>
@@ -147,3 +149,29 @@ TEST(ResultsFile, AConfigurationThatCannotBeParsedWritesNothing) {
 }
 
 }  // namespace
+
+// An instationary run (DFG 2D-3 on the coarse mesh, three steps of the shipped scheme) records
+// one entry per time step, at the step times, and the maxima of its series.
+TEST(ResultsFile, TransientRunHasItsTimeSeries) {
+  const TempDir dir;
+  const std::string results = dir.file("r.json");
+  const std::string app = std::string(QUILT_MPIEXEC) + " -np 2 --oversubscribe " + QUILT_FLOW +
+                          " --config apps/configs/dfg_2d3.ini --mesh.level=1 --time.step=0.5 "
+                          "--time.end=1.5 --results " +
+                          results;
+  const Finished done = run(dir, app);
+  ASSERT_EQ(done.status, 0) << done.errors;
+  const Json file = Json::parse(contents(results));
+  EXPECT_EQ(file["status"], "ok");
+  const Json& series = file["time_series"];
+  ASSERT_EQ(series["t"].size(), 3u);
+  for (int k = 0; k < 3; ++k) EXPECT_DOUBLE_EQ(series["t"][k].get<double>(), 0.5 * (k + 1));
+  ASSERT_EQ(series["drag"].size(), 3u);
+  ASSERT_EQ(series["pressure_difference"].size(), 3u);
+  double drag_max = series["drag"][0].get<double>();
+  for (const auto& d : series["drag"]) drag_max = std::max(drag_max, d.get<double>());
+  EXPECT_EQ(file["drag_max"].get<double>(), drag_max);
+  // The inflow sin(pi t / 8) grows over [0, 1.5]: so does the drag.
+  EXPECT_LT(series["drag"][0].get<double>(), series["drag"][2].get<double>());
+  EXPECT_EQ(file["config"]["time.scheme"], "fs-theta");
+}

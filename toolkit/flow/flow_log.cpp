@@ -13,6 +13,19 @@ void FlowLog::header() const {
               "lin.red", "time[s]", "dtau");
 }
 
+void FlowLog::time_header() const {
+  if (!writes_) return;
+  std::printf("%6s %10s %10s %6s %6s %14s %14s %8s\n", "step", "t", "dt", "nl.it", "lin.it", "drag",
+              "lift", "time[s]");
+}
+
+void FlowLog::time_step(const TimeStepRecord& s, const FlowQuantities& q) const {
+  if (!writes_) return;
+  std::printf("%6d %10.5g %10.4g %6d %6d %14.8f %14.8f %8.3f\n", s.step, s.time, s.dt,
+              s.nonlinear_steps, s.linear_iterations, q.forces ? q.forces->drag : 0.0,
+              q.forces ? q.forces->lift : 0.0, s.seconds);
+}
+
 void FlowLog::step(const NonlinearStep& s) const {
   if (!writes_) return;
   // A step without a linear solve is the last one: the residual that met the tolerance.

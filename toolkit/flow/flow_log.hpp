@@ -5,6 +5,7 @@
 
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
+#include "flow/time_stepping.hpp"
 
 namespace quilt {
 
@@ -16,6 +17,10 @@ class FlowLog {
   void header() const;
   /// One line per nonlinear step (a ProgressCallback).
   void step(const NonlinearStep& s) const;
+  /// The column heads of the time-step lines (instead of the nonlinear ones).
+  void time_header() const;
+  /// One line per time step: t, dt, nonlinear steps, linear iterations, c_D, c_L, seconds.
+  void time_step(const TimeStepRecord& s, const FlowQuantities& q) const;
   /// Sizes, iteration counts, timings and the evaluated quantities.
   void summary(const NavierStokesResult& r, const FlowQuantities& q) const;
 
