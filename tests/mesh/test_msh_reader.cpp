@@ -108,6 +108,15 @@ TEST(MshReaderErrors, Triangle) {
                   "element type 2 (triangle) is not supported; Quilt needs quadrilateral macros");
 }
 
+// Found by the libFuzzer harness: a tag count near LLONG_MAX overflowed the field count (signed
+// overflow, undefined); it is a counted error naming the line.
+TEST(MshReaderErrors, HugeTagCount) {
+  const std::string text =
+      replace(kTwoMacros, "9 3 2 3 2 2 3 4 5", "9 3 9223372036854775806 3 2 2 3 4 5");
+  expect_error_at(text, line_of(text, "9 3 9223372036854775806"),
+                  "tags should have 9223372036854775813 fields, found 9");
+}
+
 TEST(MshReaderErrors, SecondOrderQuadrangle) {
   const std::string text = replace(kTwoMacros, "9 3 2 3 2 2 3 4 5", "9 10 2 3 2 2 3 4 5 1 1 1 1 1");
   expect_error_at(text, line_of(text, "9 10 2"), "element type 10");
