@@ -7,19 +7,17 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <numbers>
 
 #include "fem/scalar_assembly.hpp"
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
 #include "mesh/macro_geometry.hpp"
 #include "mesh_files.hpp"
+#include "stokes_solution.hpp"
 
 using namespace quilt;
 
 namespace {
-
-constexpr double pi = std::numbers::pi;
 
 NavierStokesParams cavity(int level, double re) {
   NavierStokesParams p;
@@ -54,25 +52,10 @@ NavierStokesParams dfg_2d1(int level) {
   return p;
 }
 
-// Stokes, nu = 1, on the unit square with u = 0 on the boundary:
-//   u = (pi sin^2(pi x) sin(2 pi y), -pi sin(2 pi x) sin^2(pi y)),  p = cos(pi x) cos(pi y),
-//   f = -Laplace(u) + grad p.
-double u1(double x, double y) {
-  return pi * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
-}
-double u2(double x, double y) {
-  return -pi * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2);
-}
-double f1(double x, double y) {
-  const double lap = 2 * std::pow(pi, 3) * std::cos(2 * pi * x) * std::sin(2 * pi * y) -
-                     4 * std::pow(pi, 3) * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
-  return -lap - pi * std::sin(pi * x) * std::cos(pi * y);
-}
-double f2(double x, double y) {
-  const double lap = 4 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2) -
-                     2 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::cos(2 * pi * y);
-  return -lap - pi * std::cos(pi * x) * std::sin(pi * y);
-}
+using stokes_solution::f1;
+using stokes_solution::f2;
+using stokes_solution::u1;
+using stokes_solution::u2;
 
 double velocity_l2_error(const NavierStokesResult& r, const Communicator& comm) {
   const int n = (1 << r.level) + 1;

@@ -8,35 +8,21 @@
 
 #include <cmath>
 #include <memory>
-#include <numbers>
 
 #include "flow/time_stepping.hpp"
 #include "mesh_files.hpp"
+#include "stokes_solution.hpp"
 
 using namespace quilt;
 
 namespace {
 
-constexpr double pi = std::numbers::pi;
-
-// The Stokes solution of test_navier_stokes_solver.cpp times sin(t): u = sin(t) u_s (zero on
+// The Stokes solution (stokes_solution.hpp) times sin(t): u = sin(t) u_s (zero on
 // the boundary), p = sin(t) p_s, driven by f = cos(t) u_s + sin(t) (-Laplace(u_s) + grad p_s).
-double us1(double x, double y) {
-  return pi * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
-}
-double us2(double x, double y) {
-  return -pi * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2);
-}
-double fs1(double x, double y) {
-  const double lap = 2 * std::pow(pi, 3) * std::cos(2 * pi * x) * std::sin(2 * pi * y) -
-                     4 * std::pow(pi, 3) * std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y);
-  return -lap - pi * std::sin(pi * x) * std::cos(pi * y);
-}
-double fs2(double x, double y) {
-  const double lap = 4 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2) -
-                     2 * std::pow(pi, 3) * std::sin(2 * pi * x) * std::cos(2 * pi * y);
-  return -lap - pi * std::cos(pi * x) * std::sin(pi * y);
-}
+using stokes_solution::f1;
+using stokes_solution::f2;
+using stokes_solution::u1;
+using stokes_solution::u2;
 
 struct Case {
   bool stokes;
@@ -52,12 +38,8 @@ LevelVector velocity_at_end(const Case& run, int steps, const Communicator& comm
   p.level = 3;
   p.nu = 1.0;
   p.stokes = run.stokes;
-  p.force_x = [t](double x, double y) {
-    return std::cos(*t) * us1(x, y) + std::sin(*t) * fs1(x, y);
-  };
-  p.force_y = [t](double x, double y) {
-    return std::cos(*t) * us2(x, y) + std::sin(*t) * fs2(x, y);
-  };
+  p.force_x = [t](double x, double y) { return std::cos(*t) * u1(x, y) + std::sin(*t) * f1(x, y); };
+  p.force_y = [t](double x, double y) { return std::cos(*t) * u2(x, y) + std::sin(*t) * f2(x, y); };
   p.nonlinear_method = NonlinearMethod::picard;
   p.nonlinear_rel_tol = 1e-10;
   p.nonlinear_abs_tol = 1e-13;
