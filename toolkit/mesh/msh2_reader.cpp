@@ -25,10 +25,12 @@ void read_element(MshLines& in, MshModel& model) {
   const long long type = in.to_int(tok[1], "the element type");
   const long long ntags = in.to_int(tok[2], "the tag count");
   const int nnodes = nodes_per_element(in, type);
-  if (ntags < 0 || tok.size() != 3 + static_cast<std::size_t>(ntags) + nnodes)
+  // Unsigned: a tag count near LLONG_MAX must not overflow (fuzz/corpus/msh).
+  const std::size_t fields = 3 + static_cast<std::size_t>(std::max(ntags, 0LL)) + nnodes;
+  if (ntags < 0 || tok.size() != fields)
     in.fail("element of type " + std::to_string(type) + " with " + std::to_string(ntags) +
-            " tags should have " + std::to_string(3 + std::max(ntags, 0LL) + nnodes) +
-            " fields, found " + std::to_string(tok.size()));
+            " tags should have " + std::to_string(fields) + " fields, found " +
+            std::to_string(tok.size()));
   const long long physical = ntags > 0 ? in.to_int(tok[3], "the physical tag") : 0;
   const std::size_t first_node = 3 + static_cast<std::size_t>(ntags);
   if (type == kQuadrangle) {
