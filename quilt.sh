@@ -53,7 +53,8 @@ case "${1:-}" in
   test)
     install_dependencies
     build
-    ctest --test-dir build --output-on-failure -j "$JOBS"
+    # Label fuzz: libFuzzer runs, only in a clang build with QUILT_FUZZ=ON (fuzz/CMakeLists.txt).
+    ctest --test-dir build --output-on-failure -j "$JOBS" -LE fuzz
     ;;
   *)
     echo "usage: ./quilt.sh demo | test | build" >&2

@@ -32,5 +32,8 @@ for L in $TABLE_LEVELS; do
 done
 run "re1000_L$RE1000_LEVEL" $NP --mesh.level=$RE1000_LEVEL --flow.re=1000 --nonlinear.rel_tol=1e-6
 python3 bench/cavity_report.py "$OUT" "$REF" "$LEVELS" "$TABLE_LEVELS" $RANK_LEVEL $RE1000_LEVEL
+# Figures next to the JSON (a note instead where matplotlib is missing): Re = 100 over the
+# levels and Re = 1000, centrelines against Ghia / Botella, convergence.
+python3 bench/plot_results.py --ref "$REF" "$OUT"/re100_L*.json "$OUT/re1000_L$RE1000_LEVEL.json"
 echo
-echo "(JSON results and logs in $OUT)"
+echo "(JSON results, logs and PNG figures in $OUT)"

@@ -31,5 +31,8 @@ for L in $TABLE_LEVELS; do
   run "re100_L$L" apps/configs/dfg_re100_steady.ini 1 --mesh.level=$L
 done
 python3 bench/dfg_report.py "$OUT" "$LEVELS" $RANK_LEVEL "$TABLE_LEVELS" "$REF"
+# Figures next to the JSON (a note instead where matplotlib is missing): 2D-1 and steady
+# Re = 100 over the levels, forces against dfg_cylinder.csv, convergence. A failed run left no JSON.
+python3 bench/plot_results.py --ref "$REF" $(ls "$OUT"/2d1_L*.json "$OUT"/re100_L*.json 2>/dev/null)
 echo
-echo "(JSON results and logs in $OUT)"
+echo "(JSON results, logs and PNG figures in $OUT)"

@@ -46,7 +46,11 @@ MshVersion read_mesh_format(msh::MshLines& in) {
 CoarseMesh read_msh(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw MeshError(path + ": cannot open the mesh file");
-  msh::MshLines in(path, file);
+  return read_msh(file, path);
+}
+
+CoarseMesh read_msh(std::istream& file, const std::string& name) {
+  msh::MshLines in(name, file);
   const MshVersion version = read_mesh_format(in);
   const msh::MshModel model =
       version == MshVersion::k22 ? msh::read_msh2_sections(in) : msh::read_msh4_sections(in);

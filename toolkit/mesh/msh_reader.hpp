@@ -1,4 +1,5 @@
 #pragma once
+#include <istream>
 #include <string>
 
 #include "mesh/coarse_mesh.hpp"
@@ -13,5 +14,9 @@ namespace quilt {
 /// is a MeshError naming the file and line. Vertices are renumbered densely, in file order
 /// (2.2) or ascending node tag order (4.1). Calls build_topology().
 CoarseMesh read_msh(const std::string& path);
+
+/// read_msh of text already open as a stream; `name` stands for the file in messages. The fuzzer
+/// (fuzz/fuzz_msh.cpp) reads its inputs from memory this way, without a file per input.
+CoarseMesh read_msh(std::istream& in, const std::string& name);
 
 }  // namespace quilt
