@@ -7,6 +7,7 @@
 
 #include "common/key_choice.hpp"
 #include "common/scarc_options.hpp"
+#include "io/output.hpp"
 #include "mesh/msh_reader.hpp"
 #include "parallel/rank_consistency.hpp"
 
@@ -252,7 +253,40 @@ void declare_time_keys(Config& config) {
      "(fractional-step theta): time steps from rest, t = 0 .. time.end")
     ("time.step", number_key(defaults.step), "time step dt")
     ("time.end", number_key(defaults.end), "end time");
+  const TransientOutput output;
+  config.keys()
+    ("vtu-every", po::value<int>()->default_value(output.vtu_every),
+     "instationary: VTU of every k-th time step in --vtu DIR, listed in DIR/flow.pvd (0: none)")
+    ("series", po::value<std::string>(),
+     "instationary: write the time series (t, drag, lift, ...) as CSV to this file")
+    ("checkpoint", po::value<std::string>()->default_value("flow.checkpoint"),
+     "instationary: the checkpoint file that --checkpoint-every writes")
+    ("checkpoint-every", po::value<int>()->default_value(output.checkpoint_every),
+     "instationary: write --checkpoint after every k-th time step (0: never)")
+    ("restart", po::value<std::string>(),
+     "instationary: continue from this checkpoint (same mesh, level, ranks, scheme and step)");
   // clang-format on
+}
+
+/// The output keys of an instationary run, the paths checked before any work.
+TransientOutput read_transient_output(const Config& config) {
+  TransientOutput o;
+  o.vtu_every = config.get("vtu-every", Range<int>::at_least(0));
+  if (o.vtu_every > 0) {
+    if (!config.has("vtu")) config.fail("vtu-every", "needs --vtu DIR");
+    o.vtu_directory = config.get<std::string>("vtu");
+  }
+  const auto output_path = [&](const char* key) {
+    const std::string path = config.path(key);
+    if (const std::string problem = output_file_problem(path); !problem.empty())
+      config.fail(key, "'" + path + "': " + problem);
+    return path;
+  };
+  if (config.has("series")) o.series_csv = output_path("series");
+  o.checkpoint_every = config.get("checkpoint-every", Range<int>::at_least(0));
+  if (o.checkpoint_every > 0) o.checkpoint = output_path("checkpoint");
+  if (config.has("restart")) o.restart = config.input_file("restart");
+  return o;
 }
 
 std::optional<TimeSteppingParams> read_time(const Config& config) {
@@ -292,6 +326,9 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   read_linear(config, comm, o.params);
   o.postprocessing = read_postprocessing(config, o.params.mesh_file);
   o.time = read_time(config);
+  o.output = read_transient_output(config);
+  if (!o.time && config.has("restart"))
+    config.fail("restart", "needs an instationary run (time.scheme)");
   return o;
 }
 

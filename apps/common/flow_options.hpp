@@ -10,6 +10,7 @@
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
 #include "flow/time_stepping.hpp"
+#include "flow/transient_flow.hpp"
 #include "io/config.hpp"
 #include "parallel/communicator.hpp"
 
@@ -24,6 +25,7 @@ struct FlowOptions {
   ReynoldsScale scale;  ///< flow.reference_velocity, flow.reference_length
   FlowPostprocessing postprocessing;
   std::optional<TimeSteppingParams> time;  ///< empty: the stationary problem (time.scheme)
+  TransientOutput output;                  ///< instationary: VTU series, CSV, checkpoints
 };
 
 /// Collective. Checks that every rank parsed the same configuration (check_same_configuration),

@@ -32,15 +32,15 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
   if (options.time) {  // instationary: one line per time step, the series in the results
     log.time_header();
     const TransientFlowResult t = solve_transient_flow(
-        options.params, *options.time, options.postprocessing, comm,
+        options.params, *options.time, options.postprocessing, options.output, comm,
         [&](const TimeStepRecord& s, const FlowQuantities& q) { log.time_step(s, q); });
     const FlowQuantities q =
         evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm);
     log.summary(t.last, q);
     Json results = flow_results_json(run, t.last, q);
-    add_time_series(t.series, results);
+    add_time_series(t.series, options.scale.length, options.scale.velocity, results);
     report.write(results, comm);
-    if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), t.last, comm);
+    if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), "flow", t.last, comm);
     return 0;
   }
   const NavierStokesResult r =
@@ -49,7 +49,7 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
       evaluate_flow_quantities(options.postprocessing, r, options.params.nu, comm);
   log.summary(r, q);
   report.write(flow_results_json(run, r, q), comm);
-  if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), r, comm);
+  if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), "flow", r, comm);
   return 0;
 }
 

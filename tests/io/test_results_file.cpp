@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/json.hpp"
 #include "io/output_test_support.hpp"
@@ -174,4 +176,72 @@ TEST(ResultsFile, TransientRunHasItsTimeSeries) {
   // The inflow sin(pi t / 8) grows over [0, 1.5]: so does the drag.
   EXPECT_LT(series["drag"][0].get<double>(), series["drag"][2].get<double>());
   EXPECT_EQ(file["config"]["time.scheme"], "fs-theta");
+}
+
+namespace {
+
+/// quilt-flow on DFG 2D-3 at level 1, time step 0.5, on 2 ranks.
+std::string transient_flow(const std::string& args) {
+  return std::string(QUILT_MPIEXEC) + " -np 2 --oversubscribe " + QUILT_FLOW +
+         " --config apps/configs/dfg_2d3.ini --mesh.level=1 --time.step=0.5 " + args;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+// The outputs of an instationary run: the series as CSV (one row per step, the same numbers as
+// the JSON), every k-th step as a PVTU listed in flow.pvd, and a checkpoint from which a
+// restarted run reproduces the uninterrupted run's results and files.
+TEST(ResultsFile, TransientRunWritesSeriesVtuCollectionAndCheckpoint) {
+  const TempDir dir;
+  const std::string whole = dir.file("whole.json"), series = dir.file("series.csv");
+  const std::string vtu = dir.file("vtu"), checkpoint = dir.file("run.checkpoint");
+  Finished done = run(dir, transient_flow("--time.end=2 --results " + whole + " --series " +
+                                          series + " --vtu " + vtu + " --vtu-every 2"));
+  ASSERT_EQ(done.status, 0) << done.errors;
+  const Json file = Json::parse(contents(whole));
+  const std::vector<std::string> rows = lines_of(contents(series));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0], "t,drag,lift,pressure_difference,nonlinear_steps,linear_iterations,seconds");
+  EXPECT_EQ(std::stod(rows[4].substr(rows[4].find(',') + 1)),
+            file["time_series"]["drag"][3].get<double>());
+  const std::string pvd = contents(vtu + "/flow.pvd");
+  EXPECT_EQ(count(pvd, "<DataSet "), 2u) << pvd;
+  EXPECT_TRUE(contains(pvd, "timestep=\"1\" part=\"0\" file=\"flow_000002.pvtu\"")) << pvd;
+  EXPECT_TRUE(contains(pvd, "timestep=\"2\" part=\"0\" file=\"flow_000004.pvtu\"")) << pvd;
+  EXPECT_TRUE(fs::exists(vtu + "/flow_000004_1.vtu"));
+
+  const std::string restarted = dir.file("restarted.json");
+  done =
+      run(dir, transient_flow("--time.end=1 --checkpoint " + checkpoint + " --checkpoint-every 2"));
+  ASSERT_EQ(done.status, 0) << done.errors;
+  done = run(dir, transient_flow("--time.end=2 --restart " + checkpoint + " --results " +
+                                 restarted + " --series " + dir.file("restarted.csv")));
+  ASSERT_EQ(done.status, 0) << done.errors;
+  const Json again = Json::parse(contents(restarted));
+  for (const char* key : {"t", "drag", "lift", "pressure_difference", "linear_iterations"})
+    EXPECT_EQ(again["time_series"][key], file["time_series"][key]) << key;
+  EXPECT_EQ(again["drag_max"], file["drag_max"]);
+}
+
+TEST(ResultsFile, TransientOutputKeysAreCheckedFirst) {
+  const TempDir dir;
+  Finished done = run(dir, transient_flow("--time.end=1 --vtu-every 2"));
+  EXPECT_NE(done.status, 0);
+  EXPECT_TRUE(contains(done.errors, "vtu-every")) << done.errors;
+  done = run(dir, transient_flow("--time.end=1 --series " + dir.file("missing/s.csv")));
+  EXPECT_NE(done.status, 0);
+  EXPECT_TRUE(contains(done.errors, "series")) << done.errors;
+  done = run(dir, transient_flow("--time.end=1 --restart " + dir.file("none.checkpoint")));
+  EXPECT_NE(done.status, 0);
+  EXPECT_TRUE(contains(done.errors, "restart")) << done.errors;
+  done = run(dir, flow(1, "--restart " + dir.file("none.checkpoint")));
+  EXPECT_NE(done.status, 0);
+  EXPECT_TRUE(contains(done.errors, "restart")) << done.errors;
 }

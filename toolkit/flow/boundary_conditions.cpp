@@ -12,7 +12,10 @@
 namespace quilt {
 
 Point2 VelocityCondition::value(double, double y, double t) const {
-  const double factor = period > 0 ? std::sin(std::numbers::pi * t / period) : 1.0;
+  double factor = 1.0;
+  if (modulation == Modulation::sine) factor = std::sin(std::numbers::pi * t / period);
+  if (modulation == Modulation::ramp && t < period)
+    factor = 0.5 * (1.0 - std::cos(std::numbers::pi * t / period));
   switch (kind) {
     case Kind::velocity:
       return {factor * a, factor * b};
@@ -54,14 +57,18 @@ std::vector<VelocityCondition> parse_velocity_conditions(const CoarseMesh& mesh,
     } else {
       fail("unknown kind '" + kind +
            "' (noslip | velocity UX UY | parabolic UMAX Y0 Y1 | donothing; the velocity ones "
-           "optionally followed by 'sin T')");
+           "optionally followed by 'sin T' or 'ramp T')");
     }
     std::string extra;
     if (in >> extra) {
-      if (extra != "sin" || !c.dirichlet() || c.kind == VelocityCondition::Kind::noslip)
-        fail("unexpected '" + extra + "' (a velocity or parabolic condition may end in 'sin T')");
+      if ((extra != "sin" && extra != "ramp") || !c.dirichlet() ||
+          c.kind == VelocityCondition::Kind::noslip)
+        fail("unexpected '" + extra +
+             "' (a velocity or parabolic condition may end in 'sin T' or 'ramp T')");
+      c.modulation = extra == "sin" ? VelocityCondition::Modulation::sine
+                                    : VelocityCondition::Modulation::ramp;
       if (!(in >> c.period) || !(c.period > 0) || !std::isfinite(c.period))
-        fail("expected 'sin T' with a period T > 0");
+        fail("expected '" + extra + " T' with a time T > 0");
       if (in >> extra) fail("unexpected '" + extra + "'");
     }
     conditions.push_back(c);

@@ -4,6 +4,8 @@
 //   "PART velocity UX UY"              u = (UX, UY)
 //   "PART parabolic UMAX Y0 Y1"        u = (4 UMAX (y - Y0)(Y1 - y) / (Y1 - Y0)^2, 0)
 //   "PART donothing"                   natural outflow nu du/dn - p n = 0 (no Dirichlet rows)
+// A velocity or parabolic condition may end in "sin T" (times sin(pi t / T): DFG 2D-3) or
+// "ramp T" (times a smooth ramp from 0 at t = 0 to 1 at t = T: the start of DFG 2D-2).
 // A node on several Dirichlet parts (a corner) takes the value of the condition listed first,
 // so a driven cavity lists its walls before the lid to keep the corners at rest.
 
@@ -20,7 +22,12 @@ struct VelocityCondition {
   int part = -1;
   Kind kind = Kind::noslip;
   double a = 0, b = 0, c = 0;  ///< (UX, UY) or (UMAX, Y0, Y1)
-  double period = 0;           ///< > 0: the value times sin(pi t / period) ('... sin T')
+  /// How the value changes in time: constant, times sin(pi t / T) ('... sin T'), or times the
+  /// smooth ramp (1 - cos(pi t / T)) / 2 up to t = T and 1 after it ('... ramp T', a start-up
+  /// without the jump from rest that an impulsive start is).
+  enum class Modulation { none, sine, ramp };
+  Modulation modulation = Modulation::none;
+  double period = 0;  ///< T
 
   bool dirichlet() const { return kind != Kind::donothing; }
   /// Prescribed velocity at (x, y) and time t (zero for noslip and donothing).

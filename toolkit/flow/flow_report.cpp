@@ -159,11 +159,11 @@ Json flow_results_json(const FlowRun& run, const NavierStokesResult& r, const Fl
   return j;
 }
 
-void write_flow_vtu(const std::string& directory, const NavierStokesResult& r,
-                    const Communicator& comm) {
+void write_flow_vtu(const std::string& directory, const std::string& name,
+                    const NavierStokesResult& r, const Communicator& comm) {
   const std::vector<MacroGeometry> geometry = refine_local_macros(r.mesh, r.level);
   const LevelVector omega = vorticity(r.mesh, r.level, r.u1, r.u2, comm);
-  write_vtu(directory, "flow",
+  write_vtu(directory, name,
             {geometry,
              r.mesh.macros,
              {{"velocity", r.u1, r.u2}},

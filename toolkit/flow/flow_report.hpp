@@ -90,8 +90,8 @@ struct FlowRun {
 Json flow_results_json(const FlowRun& run, const NavierStokesResult& r, const FlowQuantities& q);
 
 /// Collective: the velocity (a vector), pressure and vorticity of `r` as VTU/PVTU files
-/// flow_RANK.vtu and flow.pvtu in `directory` (write_vtu, with the cell data rank and macro).
-void write_flow_vtu(const std::string& directory, const NavierStokesResult& r,
-                    const Communicator& comm);
+/// NAME_RANK.vtu and NAME.pvtu in `directory` (write_vtu, with the cell data rank and macro).
+void write_flow_vtu(const std::string& directory, const std::string& name,
+                    const NavierStokesResult& r, const Communicator& comm);
 
 }  // namespace quilt

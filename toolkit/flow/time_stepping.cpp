@@ -73,6 +73,29 @@ NavierStokesResult TimeStepper::bdf2_step(double t) {
   return solve(1.5 / dt, t);
 }
 
+TimeStepperState TimeStepper::memory() const {
+  return {.steps = steps_,
+          .has_residual = has_residual_,
+          .previous = previous_,
+          .current = current_,
+          .residual = residual_};
+}
+
+void TimeStepper::restore(TimeStepperState m) {
+  const std::size_t block = solver_->state().block_size();
+  for (const FlowVector* v : {&m.previous, &m.current, &m.residual})
+    if (v->block_size() != block || v->values().size() != 3 * block)
+      throw SolverError("time stepper restore: a vector of block size " +
+                        std::to_string(v->block_size()) + ", this run has " +
+                        std::to_string(block));
+  steps_ = m.steps;
+  time_ = params_.step * steps_;
+  has_residual_ = m.has_residual;
+  previous_ = std::move(m.previous);
+  current_ = std::move(m.current);
+  residual_ = std::move(m.residual);
+}
+
 NavierStokesResult TimeStepper::advance() {
   const auto start = std::chrono::steady_clock::now();
   const double dt = params_.step;

@@ -40,6 +40,14 @@ struct TimeStepRecord {
   double seconds = 0;
 };
 
+/// The stepper's memory between time steps: what a restart needs besides the solver's state
+/// (flow/checkpoint.hpp).
+struct TimeStepperState {
+  int steps = 0;
+  bool has_residual = false;
+  FlowVector previous, current, residual;
+};
+
 /// Called with the time a (sub)step solves for, before its solve: time-dependent loads read it.
 using TimeCallback = std::function<void(double t)>;
 
@@ -56,6 +64,13 @@ class TimeStepper {
   int steps() const { return steps_; }
   bool finished() const { return time_ >= params_.end - 1e-9 * params_.step; }
   const TimeStepRecord& last() const { return last_; }
+  const TimeSteppingParams& params() const { return params_; }
+
+  /// The memory to checkpoint, and its restoration (with the solver's state restored beside it,
+  /// the next advance() computes bitwise what it would have computed without the restart).
+  TimeStepperState memory() const;
+  /// SolverError when the vectors do not have this stepper's sizes.
+  void restore(TimeStepperState memory);
 
  private:
   /// One theta step of length k with implicit weight a, ending at time t.

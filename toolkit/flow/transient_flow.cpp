@@ -1,6 +1,11 @@
 #include "flow/transient_flow.hpp"
 
-#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "flow/checkpoint.hpp"
+#include "io/output.hpp"
+#include "io/pvd_collection.hpp"
 
 namespace quilt {
 namespace {
@@ -17,11 +22,53 @@ void record(const TimeStepRecord& step, const FlowQuantities& q, TimeSeries& s) 
   if (q.pressure_difference) s.pressure_difference.push_back(*q.pressure_difference);
 }
 
+/// "flow_000042": the VTU data set of time step 42.
+std::string step_name(int step) {
+  char name[32];
+  std::snprintf(name, sizeof name, "flow_%06d", step);
+  return name;
+}
+
+/// The VTU series of a run: every `every`-th step as a PVTU, all listed in DIR/flow.pvd.
+class VtuSeries {
+ public:
+  VtuSeries(const TransientOutput& o, const TimeSteppingParams& time, int restored_steps)
+      : directory_(o.vtu_directory),
+        every_(o.vtu_directory.empty() ? 0 : o.vtu_every),
+        collection_((std::filesystem::path(directory_) / "flow.pvd").string()) {
+    std::vector<std::pair<double, std::string>> entries;  // those of the run before a restart
+    for (int step = every_; every_ > 0 && step <= restored_steps; step += every_)
+      entries.emplace_back(time.step * step, step_name(step) + ".pvtu");
+    collection_.assign(std::move(entries));
+  }
+
+  void after_step(const TimeStepper& stepper, const NavierStokesResult& r,
+                  const Communicator& comm) {
+    if (every_ == 0 || stepper.steps() % every_ != 0) return;
+    const std::string name = step_name(stepper.steps());
+    write_flow_vtu(directory_, name, r, comm);
+    collection_.add(stepper.time(), name + ".pvtu", comm);
+  }
+
+ private:
+  std::string directory_;
+  int every_;
+  PvdCollection collection_;
+};
+
+/// Collective: the CSV written by rank 0 (IoError on every rank when that failed).
+void write_csv(const std::string& path, const TimeSeries& series, const Communicator& comm) {
+  if (path.empty()) return;
+  collective_output_step(
+      comm.rank() == 0, [&] { write_time_series_csv(path, series); }, comm,
+      [&](int) { return "rank 0 could not write '" + path + "'"; });
+}
+
 }  // namespace
 
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
-    const FlowPostprocessing& post, const Communicator& comm,
+    const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
     const std::function<void(const TimeStepRecord&, const FlowQuantities&)>& step_done) {
   FlowPostprocessing per_step = post;
   per_step.centerlines = false;  // profiles and L_a: at the end time only
@@ -29,30 +76,27 @@ TransientFlowResult solve_transient_flow(
   NavierStokesSolver solver(params, comm);
   TimeStepper stepper(solver, time);
   TransientFlowResult result;
+  if (!output.restart.empty()) {
+    read_checkpoint(output.restart, stepper, solver, result.series, comm);
+    if (stepper.finished())
+      throw CheckpointError("checkpoint '" + output.restart +
+                            "' is at t = " + std::to_string(stepper.time()) +
+                            ", time.end = " + std::to_string(time.end) + ": no time step left");
+  }
+  VtuSeries vtu(output, time, stepper.steps());
   while (!stepper.finished()) {
     result.last = stepper.advance();
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);
     record(stepper.last(), q, result.series);
     if (step_done) step_done(stepper.last(), q);
+    vtu.after_step(stepper, result.last, comm);
+    if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
+      write_checkpoint(output.checkpoint, stepper, solver, result.series, comm);
+      write_csv(output.series_csv, result.series, comm);
+    }
   }
+  write_csv(output.series_csv, result.series, comm);
   return result;
-}
-
-void add_time_series(const TimeSeries& s, Json& results) {
-  Json& j = results["time_series"];
-  j["t"] = s.t;
-  if (!s.drag.empty()) {
-    j["drag"] = s.drag;
-    j["lift"] = s.lift;
-  }
-  if (!s.pressure_difference.empty()) j["pressure_difference"] = s.pressure_difference;
-  j["nonlinear_steps"] = s.nonlinear_steps;
-  j["linear_iterations"] = s.linear_iterations;
-  j["seconds"] = s.seconds;
-  if (!s.drag.empty()) {
-    results["drag_max"] = *std::max_element(s.drag.begin(), s.drag.end());
-    results["lift_max"] = *std::max_element(s.lift.begin(), s.lift.end());
-  }
 }
 
 }  // namespace quilt

@@ -4,18 +4,23 @@
 // (the DFG 2D-2/2D-3 quantities: drag, lift, pressure difference over time).
 
 #include <functional>
-#include <vector>
+#include <string>
 
 #include "flow/flow_report.hpp"
+#include "flow/time_series.hpp"
 #include "flow/time_stepping.hpp"
 
 namespace quilt {
 
-/// The quantities of every time step, one entry per step.
-struct TimeSeries {
-  std::vector<double> t, drag, lift, pressure_difference;
-  std::vector<int> nonlinear_steps, linear_iterations;
-  std::vector<double> seconds;
+/// What an instationary run writes while it runs, and where it starts (quilt-flow's --vtu,
+/// --vtu-every, --series, --checkpoint, --checkpoint-every, --restart).
+struct TransientOutput {
+  std::string vtu_directory;  ///< empty: no VTU series
+  int vtu_every = 0;          ///< DIR/flow_NNNNNN.pvtu every k-th step, listed in DIR/flow.pvd
+  std::string series_csv;     ///< the time series as CSV (write_time_series_csv); empty: none
+  std::string checkpoint;     ///< the checkpoint file (flow/checkpoint.hpp)
+  int checkpoint_every = 0;   ///< written after every k-th step (0: never)
+  std::string restart;        ///< continue from this checkpoint instead of t = 0; empty: none
 };
 
 struct TransientFlowResult {
@@ -23,15 +28,13 @@ struct TransientFlowResult {
   TimeSeries series;
 };
 
-/// Collective: integrates from the Dirichlet values at t = 0 (rest inside); `step_done` is
-/// called after every time step with its record and quantities.
+/// Collective: integrates from the Dirichlet values at t = 0 (rest inside), or from the
+/// checkpoint output.restart, to time.end; writes what `output` asks for on the way (the CSV
+/// with every checkpoint and at the end); `step_done` is called after every time step with its
+/// record and quantities.
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
-    const FlowPostprocessing& post, const Communicator& comm,
+    const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
     const std::function<void(const TimeStepRecord&, const FlowQuantities&)>& step_done = {});
-
-/// The series and their maxima as the results document's "time_series", "drag_max",
-/// "lift_max" (absent quantities left out).
-void add_time_series(const TimeSeries& series, Json& results);
 
 }  // namespace quilt

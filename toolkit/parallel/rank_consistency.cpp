@@ -96,14 +96,23 @@ void check_same_configuration(
                                " (differing: " + joined(differing) + "): " + kLikelyCauses);
 }
 
+std::vector<InputPart> mesh_parts(const CoarseMesh& mesh, const ChartMap& charts) {
+  return {{"vertices", vertex_fingerprint(mesh)},
+          {"cells", Fingerprint().add(mesh.cells).value()},
+          {"boundary edges", Fingerprint().add(mesh.edges).add(mesh.edge_part).value()},
+          {"part names", Fingerprint().add(mesh.part_names).value()},
+          {"charts", chart_fingerprint(charts)}};
+}
+
+std::uint64_t mesh_fingerprint(const CoarseMesh& mesh, const ChartMap& charts) {
+  Fingerprint f;
+  for (const InputPart& part : mesh_parts(mesh, charts)) f.add(part.fingerprint);
+  return f.value();
+}
+
 void check_same_mesh(const CoarseMesh& mesh, const ChartMap& charts, const Communicator& comm) {
-  const std::vector<InputPart> parts = {
-      {"vertices", vertex_fingerprint(mesh)},
-      {"cells", Fingerprint().add(mesh.cells).value()},
-      {"boundary edges", Fingerprint().add(mesh.edges).add(mesh.edge_part).value()},
-      {"part names", Fingerprint().add(mesh.part_names).value()},
-      {"charts", chart_fingerprint(charts)}};
-  const std::vector<std::string> differing = parts_differing_across_ranks(parts, comm);
+  const std::vector<std::string> differing =
+      parts_differing_across_ranks(mesh_parts(mesh, charts), comm);
   if (differing.empty()) return;
   throw InconsistentInputError("the ranks read different meshes: '" + mesh.source +
                                "' (differing: " + joined(differing) + "): " + kLikelyCauses);

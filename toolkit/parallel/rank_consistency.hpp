@@ -81,6 +81,12 @@ void check_same_configuration(
     const std::vector<std::pair<std::string, std::optional<std::string>>>& settings,
     const Communicator& comm);
 
+/// The parts of a coarse mesh that check_same_mesh compares: vertices (bitwise), cells,
+/// boundary edges with their parts, part names, charts.
+std::vector<InputPart> mesh_parts(const CoarseMesh& mesh, const ChartMap& charts);
+/// One fingerprint of all mesh_parts (e.g. to recognise the mesh a checkpoint was written on).
+std::uint64_t mesh_fingerprint(const CoarseMesh& mesh, const ChartMap& charts);
+
 /// Collective: throws InconsistentInputError on every rank (naming mesh.source and what
 /// differs) unless every rank holds the same coarse mesh: vertices bitwise, cells, boundary
 /// parts and their names, and charts.

@@ -1,0 +1,151 @@
+// Checkpoint and restart of an instationary run (flow/checkpoint.hpp), at every rank count
+// ctest runs: DFG 2D-3 on the coarse channel, fractional-step theta. A run restarted from the
+// checkpoint written half-way must end bitwise where the uninterrupted run ends (state and
+// series), so a restart that forgot any part of the stepper's memory (u^{n-1}, R(u^n, p^n), the
+// step count) fails; a checkpoint that does not belong to the run is refused, naming why.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "flow/checkpoint.hpp"
+#include "flow/transient_flow.hpp"
+#include "mesh_files.hpp"
+
+using namespace quilt;
+
+namespace {
+
+NavierStokesParams dfg_2d3() {
+  NavierStokesParams p;
+  p.mesh_file = mesh_path("dfg_channel.msh");
+  p.charts = {"cylinder circle 0.2 0.2 0.05"};
+  p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 1.5 0 0.41 sin 8",
+                  "outflow donothing"};
+  p.level = 1;
+  p.nu = 1e-3;
+  p.nonlinear_rel_tol = 1e-8;
+  p.nonlinear_abs_tol = 1e-13;
+  return p;
+}
+
+FlowPostprocessing forces() {
+  FlowPostprocessing post;
+  post.force_part = "cylinder";
+  post.force_scale = 20;
+  return post;
+}
+
+/// A file of this test and rank count, written and read by rank 0 only.
+std::string scratch_file(const std::string& name, const Communicator& comm) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return (std::filesystem::temp_directory_path() /
+          ("quilt_" + std::string(test->name()) + "_np" + std::to_string(comm.size()) + "_" + name))
+      .string();
+}
+
+TimeSteppingParams fs_theta(double end) {
+  return {.scheme = TimeScheme::fractional_step_theta, .step = 0.25, .end = end};
+}
+
+TransientOutput restart_from(const std::string& file) {
+  TransientOutput o;
+  o.restart = file;
+  return o;
+}
+
+TransientFlowResult run(double end, const TransientOutput& output, const Communicator& comm) {
+  return solve_transient_flow(dfg_2d3(), fs_theta(end), forces(), output, comm);
+}
+
+/// Expects the message of the CheckpointError thrown by `f` to contain `what`.
+template <class F>
+void expect_refused(F&& f, const std::string& what) {
+  try {
+    f();
+    ADD_FAILURE() << "no CheckpointError (expected one about " << what << ")";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+class Checkpoint : public ::testing::Test {
+ protected:
+  void SetUp() override { file_ = scratch_file("checkpoint", comm_); }
+  void TearDown() override {
+    if (comm_.rank() == 0) std::filesystem::remove(file_);
+  }
+  /// Two of four steps, with the checkpoint written after the second.
+  void write_half_way() {
+    TransientOutput o;
+    o.checkpoint = file_;
+    o.checkpoint_every = 2;
+    run(0.5, o, comm_);
+  }
+
+  Communicator comm_;
+  std::string file_;
+};
+
+TEST_F(Checkpoint, ARestartedRunContinuesBitwise) {
+  const TransientFlowResult whole = run(1.0, {}, comm_);
+  write_half_way();
+  const TransientFlowResult restarted = run(1.0, restart_from(file_), comm_);
+  EXPECT_EQ(restarted.last.u1, whole.last.u1);
+  EXPECT_EQ(restarted.last.u2, whole.last.u2);
+  EXPECT_EQ(restarted.last.p, whole.last.p);
+  ASSERT_EQ(whole.series.t.size(), 4u);
+  EXPECT_EQ(restarted.series.t, whole.series.t);
+  EXPECT_EQ(restarted.series.drag, whole.series.drag);
+  EXPECT_EQ(restarted.series.lift, whole.series.lift);
+  EXPECT_EQ(restarted.series.linear_iterations, whole.series.linear_iterations);
+}
+
+TEST_F(Checkpoint, IsRefusedByAnotherRun) {
+  write_half_way();
+  NavierStokesParams other_level = dfg_2d3();
+  other_level.level = 2;
+  expect_refused(
+      [&] {
+        solve_transient_flow(other_level, fs_theta(1.0), forces(), restart_from(file_), comm_);
+      },
+      "mesh.level");
+  TimeSteppingParams other_step = fs_theta(1.0);
+  other_step.step = 0.125;
+  expect_refused(
+      [&] { solve_transient_flow(dfg_2d3(), other_step, forces(), restart_from(file_), comm_); },
+      "time.step");
+  TimeSteppingParams other_scheme = fs_theta(1.0);
+  other_scheme.scheme = TimeScheme::bdf2;
+  expect_refused(
+      [&] { solve_transient_flow(dfg_2d3(), other_scheme, forces(), restart_from(file_), comm_); },
+      "time.scheme");
+  expect_refused([&] { run(0.5, restart_from(file_), comm_); }, "no time step left");
+  if (comm_.size() > 1) {  // every rank on its own: a run on one rank
+    MPI_Comm single;
+    MPI_Comm_split(MPI_COMM_WORLD, comm_.rank(), 0, &single);
+    if (comm_.rank() == 0)
+      expect_refused([&] { run(1.0, restart_from(file_), Communicator(single)); }, "ranks");
+    MPI_Comm_free(&single);
+  }
+}
+
+TEST_F(Checkpoint, ACorruptedOrTruncatedFileIsRefused) {
+  write_half_way();
+  std::string bytes;
+  if (comm_.rank() == 0) {
+    std::ifstream in(file_, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::string flipped = bytes;
+    flipped[flipped.size() / 2] ^= 0x10;  // one bit of the state
+    std::ofstream(file_, std::ios::binary | std::ios::trunc) << flipped;
+  }
+  expect_refused([&] { run(1.0, restart_from(file_), comm_); }, "checksum");
+  if (comm_.rank() == 0)
+    std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 3);
+  expect_refused([&] { run(1.0, restart_from(file_), comm_); }, "checkpoint");
+  expect_refused([&] { run(1.0, restart_from(file_ + ".missing"), comm_); }, "cannot open");
+}
+
+}  // namespace

@@ -1,0 +1,54 @@
+// The evaluation of a periodic time series (flow/time_series.hpp): a lift sin(2 pi t / T) + a
+// with drag and start-up transients must give back T, St = L / (U T) and the extremes over the
+// full periods, to the accuracy of the linear interpolation between steps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "flow/time_series.hpp"
+
+using namespace quilt;
+
+namespace {
+
+/// Lift 0.5 sin(2 pi t / T) + 0.01 and drag 3.2 + 0.02 cos(4 pi t / T), preceded by a
+/// start-up in which the lift is zero and the drag larger.
+TimeSeries periodic_series(double period, double dt, double end) {
+  TimeSeries s;
+  for (int k = 1; k * dt <= end + 1e-12; ++k) {
+    const double t = k * dt, w = 2 * std::numbers::pi / period;
+    const bool started = t > 0.3 * end;
+    s.t.push_back(t);
+    s.lift.push_back(started ? 0.5 * std::sin(w * t) + 0.01 : 0.0);
+    s.drag.push_back(started ? 3.2 + 0.02 * std::cos(2 * w * t) : 5.0);
+    s.nonlinear_steps.push_back(1);
+    s.linear_iterations.push_back(1);
+    s.seconds.push_back(0);
+  }
+  return s;
+}
+
+TEST(PeriodicStatistics, RecoverThePeriodAndTheExtremes) {
+  const double period = 0.331, dt = 0.001;
+  const auto p = periodic_statistics(periodic_series(period, dt, 6.0), 0.1, 1.0);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_GE(p->periods, 8);
+  EXPECT_NEAR(p->period, period, 1e-6);
+  EXPECT_NEAR(p->strouhal, 0.1 / period, 1e-5);
+  EXPECT_NEAR(p->lift_max, 0.51, 1e-5);  // dt^2 (2 pi / T)^2 / 8 below the peak at most
+  EXPECT_NEAR(p->lift_min, -0.49, 1e-5);
+  EXPECT_NEAR(p->drag_max, 3.22, 1e-4);  // the start-up drag 5.0 lies before the periods
+  EXPECT_NEAR(p->drag_min, 3.18, 1e-4);
+}
+
+TEST(PeriodicStatistics, NeedTwoFullPeriods) {
+  EXPECT_FALSE(periodic_statistics(periodic_series(1.0, 0.01, 2.5), 0.1, 1.0).has_value());
+  EXPECT_TRUE(periodic_statistics(periodic_series(1.0, 0.01, 7.0), 0.1, 1.0).has_value());
+  TimeSeries no_lift = periodic_series(1.0, 0.01, 7.0);
+  no_lift.lift.clear();
+  no_lift.drag.clear();
+  EXPECT_FALSE(periodic_statistics(no_lift, 0.1, 1.0).has_value());
+}
+
+}  // namespace

@@ -1,0 +1,101 @@
+#include "flow/time_series.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "io/atomic_file.hpp"
+
+namespace quilt {
+namespace {
+
+/// The times at which `y` crosses `level` upwards on [first, y.size()), linearly interpolated.
+std::vector<double> upward_crossings(const std::vector<double>& t, const std::vector<double>& y,
+                                     double level, std::size_t first) {
+  std::vector<double> crossings;
+  for (std::size_t i = std::max<std::size_t>(first, 1); i < y.size(); ++i) {
+    const double a = y[i - 1] - level, b = y[i] - level;
+    if (a < 0 && b >= 0) crossings.push_back(t[i - 1] + (t[i] - t[i - 1]) * (-a / (b - a)));
+  }
+  return crossings;
+}
+
+}  // namespace
+
+std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& s, double reference_length,
+                                                      double reference_velocity) {
+  if (s.lift.size() != s.t.size() || s.t.size() < 4) return std::nullopt;
+  const std::size_t half = s.t.size() / 2;
+  const auto [lo, hi] = std::minmax_element(s.lift.begin() + half, s.lift.end());
+  const std::vector<double> crossings = upward_crossings(s.t, s.lift, 0.5 * (*lo + *hi), half);
+  if (crossings.size() < 3) return std::nullopt;  // two full periods at least
+  PeriodicStatistics p;
+  p.periods = static_cast<int>(crossings.size()) - 1;
+  p.period = (crossings.back() - crossings.front()) / p.periods;
+  p.strouhal = reference_length / (reference_velocity * p.period);
+  const auto in_periods = [&](const std::vector<double>& y, double& min, double& max) {
+    min = std::numeric_limits<double>::infinity();
+    max = -min;
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (s.t[i] >= crossings.front() && s.t[i] <= crossings.back()) {
+        min = std::min(min, y[i]);
+        max = std::max(max, y[i]);
+      }
+  };
+  in_periods(s.drag, p.drag_min, p.drag_max);
+  in_periods(s.lift, p.lift_min, p.lift_max);
+  return p;
+}
+
+void add_time_series(const TimeSeries& s, double reference_length, double reference_velocity,
+                     Json& results) {
+  Json& j = results["time_series"];
+  j["t"] = s.t;
+  if (!s.drag.empty()) {
+    j["drag"] = s.drag;
+    j["lift"] = s.lift;
+  }
+  if (!s.pressure_difference.empty()) j["pressure_difference"] = s.pressure_difference;
+  j["nonlinear_steps"] = s.nonlinear_steps;
+  j["linear_iterations"] = s.linear_iterations;
+  j["seconds"] = s.seconds;
+  if (s.drag.empty()) return;
+  results["drag_max"] = *std::max_element(s.drag.begin(), s.drag.end());
+  results["lift_max"] = *std::max_element(s.lift.begin(), s.lift.end());
+  if (const auto p = periodic_statistics(s, reference_length, reference_velocity))
+    results["periodic"] = {{"periods", p->periods},   {"period", p->period},
+                           {"strouhal", p->strouhal}, {"drag_max", p->drag_max},
+                           {"drag_min", p->drag_min}, {"lift_max", p->lift_max},
+                           {"lift_min", p->lift_min}};
+}
+
+void write_time_series_csv(const std::string& path, const TimeSeries& s) {
+  const bool forces = !s.drag.empty(), dp = !s.pressure_difference.empty();
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "t" << (forces ? ",drag,lift" : "") << (dp ? ",pressure_difference" : "")
+        << ",nonlinear_steps,linear_iterations,seconds\n";
+    char buffer[32];
+    const auto number = [&](double x) {
+      std::snprintf(buffer, sizeof buffer, "%.17g", x);
+      out << buffer;
+    };
+    for (std::size_t i = 0; i < s.t.size(); ++i) {
+      number(s.t[i]);
+      if (forces) {
+        out << ',';
+        number(s.drag[i]);
+        out << ',';
+        number(s.lift[i]);
+      }
+      if (dp) {
+        out << ',';
+        number(s.pressure_difference[i]);
+      }
+      out << ',' << s.nonlinear_steps[i] << ',' << s.linear_iterations[i] << ',';
+      number(s.seconds[i]);
+      out << '\n';
+    }
+  });
+}
+
+}  // namespace quilt

@@ -1,0 +1,50 @@
+#pragma once
+// The quantities of an instationary run over time (DFG 2D-2 / 2D-3: drag, lift and pressure
+// difference per time step), their evaluation over the periods of a periodic flow, and their
+// output as the results document's "time_series" and as CSV.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/json.hpp"
+
+namespace quilt {
+
+/// One entry per time step; drag, lift and pressure_difference are empty when the run does not
+/// evaluate them (no postprocess.forces, no postprocess.pressure_points).
+struct TimeSeries {
+  std::vector<double> t, drag, lift, pressure_difference;
+  std::vector<int> nonlinear_steps, linear_iterations;
+  std::vector<double> seconds;
+};
+
+/// A periodic flow measured over its last full periods: the lift's upward crossings of its mean
+/// level (the midpoint of its extremes over the second half of the run), found by linear
+/// interpolation between time steps; the period is the mean distance of the crossings, and the
+/// extremes are taken between the first and the last crossing.
+struct PeriodicStatistics {
+  int periods = 0;
+  double period = 0;
+  double strouhal = 0;  ///< St = L / (U T), ReynoldsScale's L and U (DFG 2D-2: D / (U_mean T))
+  double drag_max = 0, drag_min = 0, lift_max = 0, lift_min = 0;
+};
+
+/// The statistics over the full periods in the second half of the series (the start-up left
+/// out), or nothing when it holds fewer than two full periods or no lift.
+std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& series,
+                                                      double reference_length,
+                                                      double reference_velocity);
+
+/// The series and their maxima as the results document's "time_series", "drag_max",
+/// "lift_max" (absent quantities left out), and "periodic" (with "strouhal") when
+/// periodic_statistics found periods.
+void add_time_series(const TimeSeries& series, double reference_length, double reference_velocity,
+                     Json& results);
+
+/// A CSV file (a header line, one row per time step, 17 significant digits) written atomically:
+/// t, then drag, lift, pressure_difference where evaluated, then nonlinear_steps,
+/// linear_iterations, seconds. IoError naming the path when it cannot be written.
+void write_time_series_csv(const std::string& path, const TimeSeries& series);
+
+}  // namespace quilt
