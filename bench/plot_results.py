@@ -10,7 +10,8 @@ The runs are grouped by flow (Stokes, or the Reynolds number); per group:
                            at Re 1000 (ghia_*.csv, botella_re1000_*.csv);
   convergence_<group>.png  nonlinear residual per step (log scale) and linear iterations per step;
   forces_<group>.png       runs with drag and lift (DFG): c_D, c_L and dp over the level, volume and
-                           surface forms, against dfg_cylinder.csv (case 2D-1 at Re 20).
+                           surface forms, against dfg_cylinder.csv (case 2D-1 at Re 20);
+  time_series_<group>.png  instationary runs (time.scheme): c_D, c_L and dp over t.
 --out defaults to the folder of the first file (the PNGs lie next to their JSON); --ref to
 docs/reference of this repository. Needs matplotlib (Debian: python3-matplotlib; without it the
 script prints a note and exits 0, so that a benchmark run does not fail for want of figures);
@@ -232,6 +233,30 @@ def plot_forces(runs, ref, path, title):
     return path
 
 
+def plot_time_series(runs, path, title):
+    """c_D, c_L and dp over t of the instationary runs (DFG 2D-2, 2D-3), one line per run."""
+    runs = [r for r in runs if "time_series" in r and "drag" in r["time_series"]]
+    if not runs:
+        return None
+    panels = [("drag", "c_D"), ("lift", "c_L"), ("pressure_difference", "dp")]
+    panels = [p for p in panels if any(p[0] in r["time_series"] for r in runs)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)
+    for ax, (key, name) in zip(axes[0], panels):
+        for run in runs:
+            series = run["time_series"]
+            if key in series:
+                ax.plot(series["t"], series[key], "-", linewidth=1, label=label(run))
+        ax.set_xlabel("t")
+        ax.set_title(name)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("results", nargs="+", help="quilt-flow results JSON files")
@@ -260,7 +285,9 @@ def main():
                            ("convergence", lambda p: plot_convergence(
                                runs, p, f"Nonlinear convergence, {flow} ({mesh})")),
                            ("forces", lambda p: plot_forces(
-                               runs, args.ref, p, f"Cylinder forces over levels, {flow}"))):
+                               runs, args.ref, p, f"Cylinder forces over levels, {flow}")),
+                           ("time_series", lambda p: plot_time_series(
+                               runs, p, f"Forces over time, {flow}"))):
             path = draw(os.path.join(out, f"{kind}_{group}.png"))
             if path:
                 written.append(path)
