@@ -27,7 +27,7 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
   const FlowOptions options = read_flow_options(config, comm);
 
   const FlowRun run{options.params, options.scale, comm.size()};
-  const FlowLog log(run, comm.rank() == 0);
+  FlowLog log(run, comm.rank() == 0);
   log.header();
   if (options.time) {  // instationary: one line per time step, the series in the results
     log.time_header();
@@ -36,6 +36,7 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
         [&](const TimeStepRecord& s, const FlowQuantities& q) { log.time_step(s, q); });
     const FlowQuantities q =
         evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm);
+    log.series_summary(t.series);
     log.summary(t.last, q);
     Json results = flow_results_json(run, t.last, q);
     add_time_series(t.series, options.scale.length, options.scale.velocity, results);

@@ -5,6 +5,7 @@
 
 #include "flow/flow_report.hpp"
 #include "flow/navier_stokes_solver.hpp"
+#include "flow/time_series.hpp"
 #include "flow/time_stepping.hpp"
 
 namespace quilt {
@@ -21,6 +22,8 @@ class FlowLog {
   void time_header() const;
   /// One line per time step: t, dt, nonlinear steps, linear iterations, c_D, c_L, seconds.
   void time_step(const TimeStepRecord& s, const FlowQuantities& q) const;
+  /// The time steps of an instationary run: their count and the iterations per step.
+  void series_summary(const TimeSeries& series);
   /// Sizes, iteration counts, timings and the evaluated quantities.
   void summary(const NavierStokesResult& r, const FlowQuantities& q) const;
 
@@ -29,6 +32,7 @@ class FlowLog {
 
   FlowRun run_;
   bool writes_;
+  bool series_printed_ = false;  ///< summary() then leaves out the last solve's counts
 };
 
 }  // namespace quilt

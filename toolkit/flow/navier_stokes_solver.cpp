@@ -325,7 +325,8 @@ NavierStokesResult NavierStokesSolver::result(double solve_seconds) {
   result.mesh = problem_.mesh;
   result.level = problem_.level;
   result.coarse_level = velocity_mg_params_.coarse_level;
-  result.dofs = 3 * GlobalNumbering(problem_.mesh.mesh, problem_.level).size();
+  if (dofs_ == 0) dofs_ = 3 * GlobalNumbering(problem_.mesh.mesh, problem_.level).size();
+  result.dofs = dofs_;
   result.converged = true;
   result.steps = steps_;
   const auto v1 = v_.u1(), v2 = v_.u2(), p = v_.p();
@@ -338,7 +339,8 @@ NavierStokesResult NavierStokesSolver::result(double solve_seconds) {
   const Communicator& comm = *comm_;
   FlowTimings& t = result.timings;
   t.setup = comm.max(timings_.setup);
-  t.total = comm.max(timings_.setup + solve_seconds);
+  timings_.total += solve_seconds;  // here: the solves so far; the result's total adds setup
+  t.total = comm.max(timings_.setup + timings_.total);
   t.assembly = comm.max(timings_.assembly);
   t.linear = comm.max(timings_.linear);
   t.local_solve = comm.max(timings_.local_solve);

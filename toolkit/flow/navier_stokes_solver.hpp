@@ -52,11 +52,12 @@ struct NonlinearStep {
   double seconds = 0;  ///< wall time of the step
 };
 
-/// Seconds (maximum over the ranks): setup = structure built once (mesh, hierarchy, plans,
-/// symbolic factorisation, solver buffers); assembly = the operators' numbers of every step
-/// (element loops, local and Galerkin coarse levels, numeric refactorisation); linear = the
-/// Krylov solves, of which local_solve and coarse_solve were spent in the local layer and
-/// in the coarse-grid solve.
+/// Seconds (maximum over the ranks), summed over every solve() of the solver (the time steps of
+/// an instationary run): total = setup + the solves; setup = structure built once (mesh,
+/// hierarchy, plans, symbolic factorisation, solver buffers); assembly = the operators' numbers of
+/// every step (element loops, local and Galerkin coarse levels, numeric refactorisation); linear =
+/// the Krylov solves, of which local_solve and coarse_solve were spent in the local layer and in
+/// the coarse-grid solve.
 struct FlowTimings {
   double total = 0, setup = 0, assembly = 0, linear = 0, local_solve = 0, coarse_solve = 0;
 };
@@ -149,8 +150,9 @@ class NavierStokesSolver {
   FlowTimings timings_;
   TimeStepTerms transient_;  ///< of the time step being solved (none: stationary)
   std::vector<NonlinearStep> steps_;
-  int corrections_ = 0;  ///< nonlinear steps that solved for a correction
-  double r0_ = 0;        ///< |r| of the first step
+  std::size_t dofs_ = 0;  ///< 3 x global nodes, counted at the first result()
+  int corrections_ = 0;   ///< nonlinear steps that solved for a correction
+  double r0_ = 0;         ///< |r| of the first step
   NewtonLineSearch line_search_;
   bool newton_blocked_ = false;  ///< one Picard step after an exhausted line search
   double eta_ = 0;               ///< the forcing term of the last Newton step

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 
 #include "io/atomic_file.hpp"
 
@@ -59,6 +60,14 @@ void add_time_series(const TimeSeries& s, double reference_length, double refere
   j["nonlinear_steps"] = s.nonlinear_steps;
   j["linear_iterations"] = s.linear_iterations;
   j["seconds"] = s.seconds;
+  const double steps = static_cast<double>(std::max<std::size_t>(s.t.size(), 1));
+  results["time_steps"] = s.t.size();
+  results["nonlinear_steps_per_time_step"] =
+      std::accumulate(s.nonlinear_steps.begin(), s.nonlinear_steps.end(), 0.0) / steps;
+  results["linear_iterations_per_time_step"] =
+      std::accumulate(s.linear_iterations.begin(), s.linear_iterations.end(), 0.0) / steps;
+  results["seconds_per_time_step"] =
+      std::accumulate(s.seconds.begin(), s.seconds.end(), 0.0) / steps;
   if (s.drag.empty()) return;
   results["drag_max"] = *std::max_element(s.drag.begin(), s.drag.end());
   results["lift_max"] = *std::max_element(s.lift.begin(), s.lift.end());

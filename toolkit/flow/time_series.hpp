@@ -37,8 +37,9 @@ std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& series,
                                                       double reference_velocity);
 
 /// The series and their maxima as the results document's "time_series", "drag_max",
-/// "lift_max" (absent quantities left out), and "periodic" (with "strouhal") when
-/// periodic_statistics found periods.
+/// "lift_max" (absent quantities left out), "periodic" (with "strouhal") when
+/// periodic_statistics found periods, and "time_steps" with the means per time step of the
+/// nonlinear steps, linear iterations and seconds.
 void add_time_series(const TimeSeries& series, double reference_length, double reference_velocity,
                      Json& results);
 
