@@ -425,7 +425,7 @@ TEST(ConfigKeys, TheShippedConfigurationsAreAccepted) {
     PoissonParams p;
     EXPECT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
     EXPECT_EQ(p.level, 7);
-    EXPECT_EQ(p.coarse_threshold, 20000u);
+    EXPECT_EQ(p.coarse_threshold, 4000u);
     EXPECT_DOUBLE_EQ(p.krylov.rel_tol, 1e-8);
   }
   for (const std::string name : {"cavity.ini", "dfg_2d1.ini", "dfg_re100_steady.ini"}) {

@@ -85,8 +85,12 @@ class GlobalMultigrid final : public Preconditioner {
 };
 
 /// The default of solver.coarse.threshold: at most this many global unknowns on the level that
-/// UMFPACK solves directly.
-inline constexpr std::size_t kDefaultCoarseThreshold = 20000;
+/// UMFPACK solves directly. The flow solver's FGMRES applies three multigrids per iteration, so
+/// the direct solve's cost counts: measured (1 rank), 20000 against 4000 puts 33% of DFG 2D-1's
+/// L = 5 solve into the coarse solves (10.1 of 30.0 s; 301 against 297 iterations) and 25% of
+/// the cavity's L = 6 (2.5 of 10.2 s), against 8% and 5% with 4000; the Poisson iterations are
+/// the same (7 at L = 8).
+inline constexpr std::size_t kDefaultCoarseThreshold = 4000;
 
 /// Lc for a hierarchy: the highest level below `finest` whose global number of unknowns is at
 /// most `threshold` (level 0 if none; `finest` itself only when finest == 0).
