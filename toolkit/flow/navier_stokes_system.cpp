@@ -11,9 +11,9 @@ NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBl
       newton_(newton),
       fix_pressure_mean_(fix_pressure_mean),
       block_(velocity.matrix.rows()),
+      ones_(velocity.matrix.rows(), 1.0),
       scratch_(velocity.matrix.rows()) {
-  LevelVector one(block_, 1.0);
-  global_nodes_ = velocity.shared->dot(one.data(), one.data());
+  global_nodes_ = velocity.shared->dot(ones_.data(), ones_.data());
 }
 
 void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
@@ -97,8 +97,7 @@ double NavierStokesSystem::dot(const LevelVector& x, const LevelVector& y) const
 
 void NavierStokesSystem::remove_pressure_mean(double* p) const {
   if (!fix_pressure_mean_) return;
-  LevelVector one(block_, 1.0);
-  const double mean = velocity_->shared->dot(p, one.data()) / global_nodes_;
+  const double mean = velocity_->shared->dot(p, ones_.data()) / global_nodes_;
   for (std::size_t i = 0; i < block_; ++i) p[i] -= mean;
 }
 

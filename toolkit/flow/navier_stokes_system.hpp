@@ -65,6 +65,7 @@ class NavierStokesSystem final : public LinearOperator {
   bool fix_pressure_mean_;
   std::size_t block_;
   double global_nodes_ = 0;
+  LevelVector ones_;  ///< 1 at every node: the weights of the pressure mean
   mutable LevelVector scratch_;
 };
 

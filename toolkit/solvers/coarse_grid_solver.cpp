@@ -45,9 +45,19 @@ UmfpackFactorisation::~UmfpackFactorisation() {
 }
 
 void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<double>& x) const {
-  x.assign(n_, 0.0);
-  const int status = umfpack_di_solve(UMFPACK_At, row_start_.data(), column_.data(), value_.data(),
-                                      x.data(), b.data(), numeric_, nullptr, nullptr);
+  x.resize(n_);
+  // No iterative refinement (UMFPACK's default does up to two steps, each a residual and a
+  // further solve): the coarse solve is part of a preconditioner, whose outer iteration corrects
+  // the round-off. umfpack_di_wsolve with this object's workspace: umfpack_di_solve would
+  // allocate it on every call.
+  double control[UMFPACK_CONTROL];
+  umfpack_di_defaults(control);
+  control[UMFPACK_IRSTEP] = 0;
+  work_index_.resize(n_);
+  work_.resize(n_);
+  const int status =
+      umfpack_di_wsolve(UMFPACK_At, row_start_.data(), column_.data(), value_.data(), x.data(),
+                        b.data(), numeric_, control, nullptr, work_index_.data(), work_.data());
   if (status != UMFPACK_OK)
     throw SolverError("coarse grid: umfpack_di_solve failed with status " + std::to_string(status));
 }
@@ -179,20 +189,22 @@ CoarseGridSolver::~CoarseGridSolver() = default;
 
 void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
   const Communicator& comm = hierarchy_->comm();
-  std::vector<double> gathered, scattered;
-  if (comm.rank() == 0) gathered.resize(gathered_ids_.size());
-  check_mpi(MPI_Gatherv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, gathered.data(),
+  if (comm.rank() == 0) {
+    gathered_.resize(gathered_ids_.size());
+    scattered_.resize(gathered_ids_.size());
+    rhs_.resize(global_size_);
+  }
+  check_mpi(MPI_Gatherv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, gathered_.data(),
                         counts_.data(), displacements_.data(), MPI_DOUBLE, 0, comm.handle()),
             "MPI_Gatherv (coarse defect)");
   if (comm.rank() == 0) {
-    std::vector<double> rhs(global_size_, 0.0), solution;
-    for (std::size_t i = 0; i < gathered.size(); ++i) rhs[gathered_ids_[i]] = gathered[i];
-    factorisation_->solve(rhs, solution);
-    scattered.resize(gathered_ids_.size());
-    for (std::size_t i = 0; i < scattered.size(); ++i) scattered[i] = solution[gathered_ids_[i]];
+    std::fill(rhs_.begin(), rhs_.end(), 0.0);
+    for (std::size_t i = 0; i < gathered_.size(); ++i) rhs_[gathered_ids_[i]] = gathered_[i];
+    factorisation_->solve(rhs_, solution_);
+    for (std::size_t i = 0; i < scattered_.size(); ++i) scattered_[i] = solution_[gathered_ids_[i]];
   }
   x.resize(b.size());
-  check_mpi(MPI_Scatterv(scattered.data(), counts_.data(), displacements_.data(), MPI_DOUBLE,
+  check_mpi(MPI_Scatterv(scattered_.data(), counts_.data(), displacements_.data(), MPI_DOUBLE,
                          x.data(), static_cast<int>(x.size()), MPI_DOUBLE, 0, comm.handle()),
             "MPI_Scatterv (coarse correction)");
   filter(hierarchy_->level(level_).dirichlet, x);

@@ -32,6 +32,8 @@ class UmfpackFactorisation {
   int n_;
   std::vector<int> row_start_, column_;
   std::vector<double> value_;
+  mutable std::vector<int> work_index_;  ///< umfpack_di_wsolve's Wi (n)
+  mutable std::vector<double> work_;     ///< and W (n: no iterative refinement)
   void* symbolic_ = nullptr;
   void* numeric_ = nullptr;
 };
@@ -60,6 +62,9 @@ class CoarseGridSolver {
   std::vector<int> counts_, displacements_;  ///< per rank: values of its macros (rank 0 only)
   std::vector<int> gathered_ids_;            ///< global id of every gathered value (rank 0 only)
   std::optional<UmfpackFactorisation> factorisation_;  ///< on rank 0 only
+  /// solve()'s buffers (rank 0 but `scattered_`'s size), sized once: a flow solve calls it three
+  /// times per Krylov iteration.
+  mutable std::vector<double> gathered_, rhs_, solution_, scattered_;
 };
 
 }  // namespace quilt
