@@ -8,11 +8,14 @@
 # set-up column is then total - assembly - linear (the mesh and the solver's first set-up).
 # Usage: bench/flow_step_timing.sh REV [build-dir]    e.g. bench/flow_step_timing.sh b94f3f7
 #   LEVELS="6 7 8" PAIRS=2 NP=2 by default. REV is built once in build-rev-REV/ (a worktree).
+#   CONFIG=apps/configs/dfg_2d1.ini MESH=meshes/dfg_channel.msh times another flow (default: the
+#   cavity); the totals and the answers (kinetic energy, drag) of both builds are printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:?usage: bench/flow_step_timing.sh REV [build-dir]}
 NEW=${2:-build}/bin/quilt-flow
 LEVELS=${LEVELS:-6 7 8}; PAIRS=${PAIRS:-2}; NP=${NP:-2}
+CONFIG=${CONFIG:-apps/configs/cavity.ini}; MESH=${MESH:-meshes/unit_square_4x2.msh}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 TREE=build-rev-$REV
 if [ ! -x "$TREE/build/bin/quilt-flow" ]; then
@@ -29,15 +32,14 @@ for L in $LEVELS; do
       bin=$OLD; [ "$who" = new ] && bin=$NEW
       # The mesh on the command line: revisions before the config's folder was the base of its
       # paths read the config's mesh.file relative to the working directory.
-      mpirun -np "$NP" "$bin" --config apps/configs/cavity.ini --mesh.level="$L" \
-        --mesh.file=meshes/unit_square_4x2.msh \
+      mpirun -np "$NP" "$bin" --config "$CONFIG" --mesh.level="$L" --mesh.file="$MESH" \
         --results "$OUT/${who}_L${L}_$k.json" > "$OUT/${who}_L${L}_$k.log" 2>&1
     done
   done
 done
-python3 - "$OUT" "$LEVELS" "$PAIRS" "$REV" <<'PY'
+python3 - "$OUT" "$LEVELS" "$PAIRS" "$REV" "$CONFIG" <<'PY'
 import json, statistics, sys
-out, levels, pairs, rev = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4]
+out, levels, pairs, rev, config = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 def row(who, L):
     runs = [json.load(open(f"{out}/{who}_L{L}_{k}.json")) for k in range(1, pairs + 1)]
     def med(f): return statistics.median(f(r) for r in runs)
@@ -46,15 +48,19 @@ def row(who, L):
     setup = med(lambda r: t(r).get("setup", t(r)["total"] - t(r)["assembly"] - t(r)["linear"]))
     return steps, setup, med(lambda r: t(r)["assembly"]) / steps, \
         med(lambda r: t(r)["linear"]) / steps, med(lambda r: t(r)["total"])
-print(f"cavity Re 100, {pairs} alternated pairs, median; per step = per nonlinear step")
-print("| L | build | steps | set-up [s] | assembly/step [s] | linear/step [s] | total [s] |")
-print("|---|---|---|---|---|---|---|")
+def answer(who, L):
+    r = json.load(open(f"{out}/{who}_L{L}_1.json"))
+    return (f"c_D {r['drag']:.6f}" if "drag" in r else f"KE {r['kinetic_energy']:.8e}") + \
+        f", {r['linear_iterations']['total']} lin. it."
+print(f"{config}, {pairs} alternated pairs, median; per step = per nonlinear step")
+print("| L | build | steps | set-up [s] | assembly/step [s] | linear/step [s] | total [s] | answer |")
+print("|---|---|---|---|---|---|---|---|")
 for L in levels:
     rows = {w: row(w, L) for w in ("old", "new")}
     for w, name in (("old", rev), ("new", "this")):
         s, su, a, l, tot = rows[w]
-        print(f"| {L} | {name} | {s} | {su:.3f} | {a:.3f} | {l:.3f} | {tot:.2f} |")
+        print(f"| {L} | {name} | {s} | {su:.3f} | {a:.3f} | {l:.3f} | {tot:.2f} | {answer(w, L)} |")
     print(f"| {L} | ratio {rev}/this | | | {rows['old'][2] / rows['new'][2]:.2f} | "
-          f"{rows['old'][3] / rows['new'][3]:.2f} | {rows['old'][4] / rows['new'][4]:.2f} |")
+          f"{rows['old'][3] / rows['new'][3]:.2f} | {rows['old'][4] / rows['new'][4]:.2f} | |")
 PY
 echo "(JSON results and logs in $OUT)"
