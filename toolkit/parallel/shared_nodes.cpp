@@ -184,9 +184,15 @@ void SharedNodes::average(double* v) const {
 double SharedNodes::local_dot(const double* x, const double* y) const {
   const std::size_t count = size();
   const double* w = inverse_multiplicity_.data();
-  double local = 0.0;
-  for (std::size_t i = 0; i < count; ++i) local += x[i] * y[i] * w[i];
-  return local;
+  // Four partial sums in a fixed order: one running sum is bound by the latency of the add (the
+  // compiler may not reassociate it), which made this 11% of a DFG run; the order, and so the
+  // result, is still the same on every run.
+  double s[4] = {0.0, 0.0, 0.0, 0.0};
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4)
+    for (int k = 0; k < 4; ++k) s[k] += x[i + k] * y[i + k] * w[i + k];
+  for (; i < count; ++i) s[0] += x[i] * y[i] * w[i];
+  return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 double SharedNodes::dot(const double* x, const double* y) const {
