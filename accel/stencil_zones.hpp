@@ -92,6 +92,33 @@ bool same_bits(T a, T b) {
   return std::bit_cast<Bits>(a) == std::bit_cast<Bits>(b);
 }
 
+/// The representative row of zone (zx, zy): the zone's first position on each axis, 0, 1, 2,
+/// n-2, n-1.
+constexpr std::size_t zone_row(int zx, int zy, int n) {
+  const auto position = [n](int z) { return z <= kMiddleZone ? z : n - kZonesPerAxis + z; };
+  return static_cast<std::size_t>(position(zx)) + static_cast<std::size_t>(position(zy)) * n;
+}
+
+/// Whether every row of macro m of A is bitwise its zone's representative row (false for
+/// n < kMinZonedNodes). Reads the bands once; allocates nothing.
+template <class T>
+bool is_zoned_macro(const BandedMatrix<T>& A, int m) {
+  const int n = A.n;
+  if (n < kMinZonedNodes) return false;
+  for (int k = 0; k < kBands; ++k) {
+    const T* band = A.band[k].data() + m * A.rows_per_macro();
+    for (int j = 0; j < n; ++j) {
+      const T* row = band + static_cast<std::size_t>(j) * n;
+      const int zy = zone_of(j, n);
+      T zone[kZonesPerAxis];
+      for (int zx = 0; zx < kZonesPerAxis; ++zx) zone[zx] = band[zone_row(zx, zy, n)];
+      for (int i = 0; i < n; ++i)
+        if (!same_bits(row[i], zone[zone_of(i, n)])) return false;
+    }
+  }
+  return true;
+}
+
 /// The zones of every macro of A whose rows are constant per zone (bitwise) into `out`; the
 /// others are marked not zoned. A grid with n < kMinZonedNodes has no zoned macro. Allocates only
 /// when `out` had another shape (a refresh of the same matrix structure allocates nothing).
@@ -101,31 +128,13 @@ void detect_stencil_zones(const BandedMatrix<T>& A, StencilZones<T>& out) {
   out.n = A.n;
   out.zoned.assign(A.macros, 0);
   out.zones.resize(A.macros);
-  const int n = A.n;
-  if (n < kMinZonedNodes) return;
-  // The representative row of zone z on an axis: its first position, 0, 1, 2, n-2, n-1.
-  const auto position = [n](int z) { return z <= kMiddleZone ? z : n - kZonesPerAxis + z; };
   for (int m = 0; m < A.macros; ++m) {
-    auto& zones = out.zones[m];
+    if (!is_zoned_macro(A, m)) continue;
+    out.zoned[m] = 1;
     for (int zy = 0; zy < kZonesPerAxis; ++zy)
-      for (int zx = 0; zx < kZonesPerAxis; ++zx) {
-        const std::size_t r = position(zx) + static_cast<std::size_t>(position(zy)) * n;
-        for (int k = 0; k < kBands; ++k) zones[zy * kZonesPerAxis + zx][k] = A.at(k, m, r);
-      }
-    bool equal = true;
-    for (int k = 0; k < kBands && equal; ++k) {
-      const T* band = A.band[k].data() + m * A.rows_per_macro();
-      for (int j = 0; j < n && equal; ++j) {
-        const T* row = band + static_cast<std::size_t>(j) * n;
-        const int zy = zone_of(j, n);
-        for (int i = 0; i < n; ++i)
-          if (!same_bits(row[i], zones[zy * kZonesPerAxis + zone_of(i, n)][k])) {
-            equal = false;
-            break;
-          }
-      }
-    }
-    out.zoned[m] = equal ? 1 : 0;
+      for (int zx = 0; zx < kZonesPerAxis; ++zx)
+        for (int k = 0; k < kBands; ++k)
+          out.zones[m][zy * kZonesPerAxis + zx][k] = A.at(k, m, zone_row(zx, zy, A.n));
   }
 }
 

@@ -136,6 +136,26 @@ BandedMatrix<T> zoned_and_banded_copy(const BandedMatrix<double>& one) {
   return two.template converted<T>();
 }
 
+TEST(StencilZones, GalerkinOfAZonedMacroEqualsTheRowByRowProductBitwise) {
+  testing::OperatorSpec op;
+  op.aspect = 2.0;
+  op.nu = 1e-2;
+  op.w = [](double, double) { return std::array<double, 2>{-0.5, 1.0}; };
+  for (const auto& one : {testing::q1_laplacian(6, {{1.0, testing::kSouthDirichlet}}),
+                          testing::q1_laplacian(5, {{1.0, {false, false, false, false}}}),
+                          testing::q1_operator(5, {{1.0, {false, true, false, true}}}, op)}) {
+    const auto A = zoned_and_banded_copy<double>(one);
+    ASSERT_TRUE(is_zoned_macro(A, 0));
+    ASSERT_FALSE(is_zoned_macro(A, 1));
+    const auto Ac = cpu::galerkin_coarse(A);
+    const std::size_t nn = Ac.rows_per_macro();
+    for (int k = 0; k < kBands; ++k)
+      for (std::size_t r = 0; r < nn; ++r)
+        ASSERT_EQ(std::memcmp(&Ac.band[k][r], &Ac.band[k][nn + r], sizeof(double)), 0)
+            << "band " << k << ", row " << r;
+  }
+}
+
 TYPED_TEST(ZonedKernels, SmoothersSweepTheSameOnBothPaths) {
   using T = TypeParam;
   testing::OperatorSpec op;

@@ -35,21 +35,25 @@ template <class T>
 void LineSmoother<T>::refresh(const BandedMatrix<T>& A) {
   detect_stencil_zones(A, zones_);
   // The factors are rounded to T once, from double.
-  if (directions_ != LineDirections::y) factorise(A, x_inv_pivot_.data(), x_upper_.data(), false);
+  if (directions_ != LineDirections::y)
+    factorise(A, zones_, x_inv_pivot_.data(), x_upper_.data(), false);
   if (directions_ != LineDirections::x) {
     // Every band of A' is rewritten, the factor slots (bands 4 and 5) included.
     grid_transpose_into(A, yt_);
-    factorise(yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
+    factorise(yt_, zones_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
   }
 }
 
 template <class T>
-void LineSmoother<T>::factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed) {
+void LineSmoother<T>::factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones,
+                                T* inv_pivot, T* upper, bool transposed) {
   const auto& lower_band = C.band[kCentre - 1];
   const auto& diag_band = C.band[kCentre];
   const auto& upper_band = C.band[kCentre + 1];
   for (int m = 0; m < C.macros; ++m)
     for (int line = 0; line < C.n; ++line) {
+      // A zoned macro's sweeps read the factors of its middle zone's first line only.
+      if (zones.is_zoned(m) && line > kMiddleZone && zone_of(line, C.n) == kMiddleZone) continue;
       double previous_upper = 0.0;  // in double: the factors are rounded to T once, at the end
       for (int e = 0; e < C.n; ++e) {
         const std::size_t p = m * C.rows_per_macro() + static_cast<std::size_t>(line) * C.n + e;

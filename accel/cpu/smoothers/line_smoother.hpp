@@ -48,7 +48,9 @@ class LineSmoother final : public Smoother<T> {
   };
   /// Factorises the x-lines of C into inv_pivot and upper (which may alias C's bands 4 and 5,
   /// read before written). transposed: C is the grid transpose (for the node in messages).
-  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed);
+  /// Lines that a zoned macro's sweeps do not read (its middle zone's but the first) are skipped.
+  static void factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones, T* inv_pivot,
+                        T* upper, bool transposed);
   /// One sweep over all x-lines of a system.
   void sweep(const LineSystem& s, const T* b, T* x, bool reverse);
   /// Relaxes line `line` of the macro at `base` with the bands and factors of line `source`:
