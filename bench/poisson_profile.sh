@@ -18,20 +18,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# The 2x2 macro unit square (the peers' 1025^2 grid at L = 9), written here: no shipped mesh has
-# 2x2 macros.
-{
-  printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n5\n'
-  printf '1 1 "bottom"\n1 2 "right"\n1 3 "top"\n1 4 "left"\n2 5 "domain"\n$EndPhysicalNames\n'
-  printf '$Nodes\n9\n'
-  k=1
-  for y in 0.0 0.5 1.0; do for x in 0.0 0.5 1.0; do printf '%d %s %s 0\n' $k $x $y; k=$((k + 1)); done; done
-  printf '$EndNodes\n$Elements\n12\n'
-  printf '1 1 2 1 1 1 2\n2 1 2 1 1 2 3\n3 1 2 2 2 3 6\n4 1 2 2 2 6 9\n'
-  printf '5 1 2 3 3 9 8\n6 1 2 3 3 8 7\n7 1 2 4 4 7 4\n8 1 2 4 4 4 1\n'
-  printf '9 3 2 5 1 1 2 5 4\n10 3 2 5 2 2 3 6 5\n11 3 2 5 3 4 5 8 7\n12 3 2 5 4 5 6 9 8\n'
-  printf '$EndElements\n'
-} > "$TMP/unit_square_2x2.msh"
+. bench/unit_square_2x2.sh
+write_unit_square_2x2 "$TMP/unit_square_2x2.msh"
 
 run() {  # run LEVEL [extra args]: the solver's summary
   local L=$1; shift
@@ -51,7 +39,7 @@ setup:right-hand side|assemble_load
 solve:local solves|CpuLocalMultigrid<.*>::solve
 solve:coarse solve|CoarseGridSolver::solve
 solve:shared-node sums|SharedNodes::sum
-solve:global defects|LevelOperator::apply
+solve:global defects|LevelOperator::apply|LevelOperator::weighted_defect
 solve:transfers|restrict_transpose|prolongate
 solve:dot products|SharedNodes::dot
 solve:vector work (axpy, filter, scale)|solve_krylov|GlobalMultigrid::cycle|GlobalMultigrid::smooth
