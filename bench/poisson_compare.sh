@@ -20,7 +20,7 @@ write_unit_square_2x2 "$TMP/unit_square_2x2.msh"
 run() {
   "$1" --config apps/configs/poisson.ini --mesh.file="$TMP/unit_square_2x2.msh" --mesh.level="$2" \
     $EXTRA | awk '/iterations/ {it = $2; sub(",", "", it)}
-                  /time:/ {s = $5; v = $8} END {print s, v, it}'
+                  /time:/ {s = $6; v = $9} END {print s, v, it}'
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 echo "| L | build | iterations | setup (s) | solve (s) | setup + solve (s) |"
