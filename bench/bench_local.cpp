@@ -3,7 +3,10 @@
 //   (1) a STREAM-like triad a = b + s c (the attainable bandwidth),
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
-//   (3) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
+//   (3) the kernels of the local layer, bands against constant-stencil zones
+//       (accel/stencil_zones.hpp): SpMV, defect, a Jacobi sweep and one ADI-TRIGS sweep, in
+//       unknowns/s and GB/s (bytes of the arrays each one streams) against the triad,
+//   (4) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
 //       on every level, and one V(2,2) cycle (V(4,4) for Jacobi too) of every smoother on one
 //       level, in double and float.
 // Every working set is a multiple of the last-level cache, so the figures are memory figures.
@@ -22,7 +25,9 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/local_solver.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace {
 
@@ -154,6 +159,95 @@ CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::LocalSolverP
   return res;
 }
 
+/// q1_batch with every macro kept on the band path: a -0 where the storage convention has +0 (a
+/// south-west entry of the first grid line) changes no result but makes the rows differ in their
+/// bits, which the zone detection refuses.
+template <class T>
+BandedMatrix<T> banded_only(BandedMatrix<T> A) {
+  for (int m = 0; m < A.macros; ++m) A.at(0, m, 3) = T(-0.0);
+  return A;
+}
+
+/// Seconds of one call of each kernel on A (bands or zones as A's detection gives).
+template <class T>
+struct KernelTimes {
+  double spmv, defect, jacobi, line;
+};
+
+template <class T>
+KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A) {
+  namespace cpu = quilt::accel::cpu;
+  const quilt::accel::StencilZones<T> zones = quilt::accel::detect_stencil_zones(A);
+  std::vector<T> x(A.rows(), T(1)), b(A.rows(), T(0.5)), y(A.rows(), T(0)), inv(A.rows());
+  for (std::size_t r = 0; r < A.rows(); ++r) inv[r] = T(1) / A.band[quilt::accel::kCentre][r];
+  KernelTimes<T> t{};
+  t.spmv = best_seconds(cfg.reps, [&] {
+    cpu::spmv(A, zones, x.data(), y.data());
+    keep(y.data());
+  });
+  t.defect = best_seconds(cfg.reps, [&] {
+    cpu::defect(A, zones, b.data(), x.data(), y.data());
+    keep(y.data());
+  });
+  t.jacobi = best_seconds(cfg.reps, [&] {
+    cpu::jacobi_sweep(A, zones, inv.data(), T(0.7), b.data(), x.data(), y.data());
+    keep(y.data());
+  });
+  auto line = cpu::make_smoother(
+      A, {quilt::accel::SmootherType::aditrigs, quilt::accel::SweepOrder::lexicographic, 1.0});
+  t.line = best_seconds(cfg.reps, [&] {
+    line->smooth(A, b.data(), y.data(), 1, cpu::SweepDirection::forward, false);
+    keep(y.data());
+  });
+  return t;
+}
+
+/// The band kernels against the constant-stencil ones on the finest benchmark level.
+template <class T>
+void kernel_rows(const Config& cfg, double triad, const char* precision) {
+  const int L = cfg.levels.back();
+  const std::size_t n = quilt::accel::nodes_per_side(L);
+  const int macros = macros_for(cfg, (quilt::accel::kBands + 4) * sizeof(T) * n * n);
+  const BandedMatrix<T> zoned = q1_batch<T>(L, macros);
+  const KernelTimes<T> z = kernel_times(cfg, zoned);
+  const KernelTimes<T> v = kernel_times(cfg, banded_only(zoned));
+  const double rows = static_cast<double>(zoned.rows());
+  // Arrays streamed per row: bands (9, and 1/diag for Jacobi) plus the vectors. ADI-TRIGS: an
+  // x-line sweep reads 6 coupling bands, the lower band and 2 factor arrays, b, and reads and
+  // writes x; the y-line sweep the same on the transposed grid, plus transposing b and x in and x
+  // out (3 reads, 3 writes): 9 + 9 + 3 + 3 + 6 band-form arrays, 27 - 18 zone-form ones.
+  struct Kernel {
+    const char* name;
+    double band_seconds, zone_seconds;
+    int band_arrays, zone_arrays;
+  };
+  const Kernel kernels[] = {{"SpMV y = A x", v.spmv, z.spmv, 11, 2},
+                            {"defect d = b - A x", v.defect, z.defect, 12, 3},
+                            {"Jacobi sweep", v.jacobi, z.jacobi, 13, 3},
+                            {"ADI-TRIGS sweep (x and y lines)", v.line, z.line, 30, 12}};
+  for (const Kernel& k : kernels) {
+    const double band_gbs = k.band_arrays * sizeof(T) * rows / k.band_seconds;
+    const double zone_gbs = k.zone_arrays * sizeof(T) * rows / k.zone_seconds;
+    std::printf("| %s | %s | %.0f | %.2f GB/s (%.0f%%) | %.0f | %.2f GB/s (%.0f%%) | %.2f |\n",
+                k.name, precision, rows / k.band_seconds * 1e-6, band_gbs * 1e-9,
+                100.0 * band_gbs / triad, rows / k.zone_seconds * 1e-6, zone_gbs * 1e-9,
+                100.0 * zone_gbs / triad, k.band_seconds / k.zone_seconds);
+  }
+}
+
+void kernel_table(const Config& cfg, double triad) {
+  std::printf(
+      "\n## Band kernels against constant-stencil zones, level %d (Q1 Laplacians, one stencil "
+      "per macro); triad %.2f GB/s\n\n",
+      cfg.levels.back(), triad * 1e-9);
+  std::printf(
+      "| kernel | precision | bands: Munknowns/s | bands: streamed (vs triad) | zones: "
+      "Munknowns/s | zones: streamed (vs triad) | zones / bands speed |\n"
+      "|---|---|---|---|---|---|---|\n");
+  kernel_rows<double>(cfg, triad, "double");
+  kernel_rows<float>(cfg, triad, "float");
+}
+
 /// One V-cycle of every smoother on the finest benchmark level, double and float.
 void smoother_table(const Config& cfg, double triad) {
   using quilt::accel::SmootherType;
@@ -275,6 +369,7 @@ int main(int argc, char** argv) {
           cyc.ns_per_unknown * 1e-9 / it->spmv.seconds_per_row);
     }
   }
+  kernel_table(cfg, triad);
   smoother_table(cfg, triad);
   std::printf(
       "\nSpMV bytes = (9 bands + x + y) * sizeof(T) * rows; the triad counts a, b, c once "

@@ -1,6 +1,7 @@
 #include "accel/cpu/band_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 
 namespace quilt::accel::cpu {
@@ -52,24 +53,96 @@ void interior_rows(std::ptrdiff_t count, std::ptrdiff_t n, const T* __restrict a
 }
 
 /// Rows near the first or last grid line of a macro: columns outside [0, n*n) are skipped.
-template <Sweep S, class T>
-void guarded_rows(const BandedMatrix<T>& A, std::size_t base, std::ptrdiff_t first,
-                  std::ptrdiff_t last, const T* x, const T* b, const T* inv_diag, T omega, T* out) {
-  const std::ptrdiff_t n = A.n;
+/// entry(k, r) is A(r, r + offset of band k) of the macro at `base`.
+template <Sweep S, class T, class Entry>
+void guarded_rows(int n_, std::size_t base, std::ptrdiff_t first, std::ptrdiff_t last, const T* x,
+                  const T* b, const T* inv_diag, T omega, T* out, Entry&& entry) {
+  const std::ptrdiff_t n = n_;
   const std::ptrdiff_t nn = n * n;
   const T* xm = x + base;
   for (std::ptrdiff_t r = first; r < last; ++r) {
     T s = T(0);
     for (int k = 0; k < kBands; ++k) {
-      const std::ptrdiff_t c = r + band_offset(k, A.n);
-      if (c >= 0 && c < nn) s += A.band[k][base + r] * xm[c];
+      const std::ptrdiff_t c = r + band_offset(k, n_);
+      if (c >= 0 && c < nn) s += entry(k, r) * xm[c];
     }
     out[base + r] = finish<S>(s, static_cast<std::ptrdiff_t>(base) + r, b, x, inv_diag, omega);
   }
 }
 
+/// interior_rows for rows that share one stencil a: the 9 entries are loop invariants (held in
+/// registers), so the sweep streams x, b and out only, 3 of the 12 arrays of the band form
+/// (SBBLAS's constant-coefficient kernels). The products and their order are interior_rows',
+/// so the result is bitwise the same as from bands holding a. inv_diag here is the one value
+/// 1/a4 of these rows.
 template <Sweep S, class T>
-void sweep(const BandedMatrix<T>& A, const T* x, const T* b, const T* inv_diag, T omega, T* out) {
+void constant_rows(std::ptrdiff_t count, std::ptrdiff_t n, const std::array<T, kBands>& a,
+                   const T* __restrict xc, const T* __restrict b, T inv_diag, T omega,
+                   T* __restrict out) {
+  const T a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7],
+          a8 = a[8];
+  const T* __restrict xs = xc - n - 1;
+  const T* __restrict xm = xc - 1;
+  const T* __restrict xn = xc + n - 1;
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    const T s = a0 * xs[i] + a1 * xs[i + 1] + a2 * xs[i + 2] + a3 * xm[i] + a4 * xm[i + 1] +
+                a5 * xm[i + 2] + a6 * xn[i] + a7 * xn[i + 1] + a8 * xn[i + 2];
+    if constexpr (S == Sweep::spmv) {
+      out[i] = s;
+    } else if constexpr (S == Sweep::defect) {
+      out[i] = b[i] - s;
+    } else {
+      out[i] = xc[i] + omega * inv_diag * (b[i] - s);
+    }
+  }
+}
+
+/// 1/a4 rounded to T from double, as inverse_diagonal computes it for the band form.
+template <class T>
+T inverse_centre(const std::array<T, kBands>& a) {
+  return static_cast<T>(1.0 / static_cast<double>(a[kCentre]));
+}
+
+/// One zoned macro (accel/stencil_zones.hpp) at `base`: the guarded rows from the zone stencils,
+/// every other grid line as its 5 zones, the middle one by constant_rows.
+template <Sweep S, class T>
+void zoned_macro(const StencilZones<T>& z, int m, std::size_t base, const T* x, const T* b,
+                 const T* inv_diag, T omega, T* out) {
+  const int n_ = z.n;
+  const std::ptrdiff_t n = n_;
+  const std::ptrdiff_t nn = n * n;
+  const auto entry = [&](int k, std::ptrdiff_t r) {
+    return z.stencil(m, zone_of(static_cast<int>(r % n), n_),
+                     zone_of(static_cast<int>(r / n), n_))[k];
+  };
+  // The guarded rows of the band path, [0, n+1) and [nn-n-1, nn): the same sums.
+  guarded_rows<S>(n_, base, 0, n + 1, x, b, inv_diag, omega, out, entry);
+  const auto run = [&](std::ptrdiff_t r, std::ptrdiff_t count, const std::array<T, kBands>& a) {
+    const std::size_t g = base + r;
+    if constexpr (S == Sweep::jacobi) {
+      // 1/a4 of the zone equals inv_diag of every row in it (both are rounded from 1.0 / a4).
+      constant_rows<S, T>(count, n, a, x + g, b + g, inverse_centre(a), omega, out + g);
+    } else {
+      constant_rows<S, T>(count, n, a, x + g, b ? b + g : nullptr, T(0), omega, out + g);
+    }
+  };
+  for (std::ptrdiff_t j = 1; j < n - 1; ++j) {
+    const int zy = zone_of(static_cast<int>(j), n_);
+    const std::ptrdiff_t row = j * n;
+    // Row (0, 1) is guarded (its south-west column is -1) and so is (n-1, n-2).
+    if (j > 1) run(row, 1, z.stencil(m, 0, zy));
+    run(row + 1, 1, z.stencil(m, 1, zy));
+    run(row + 2, n - 4, z.stencil(m, kMiddleZone, zy));
+    run(row + n - 2, 1, z.stencil(m, 3, zy));
+    if (j < n - 2) run(row + n - 1, 1, z.stencil(m, 4, zy));
+  }
+  guarded_rows<S>(n_, base, nn - n - 1, nn, x, b, inv_diag, omega, out, entry);
+}
+
+/// zones: null, or the zones of A (detect_stencil_zones); its zoned macros take zoned_macro.
+template <Sweep S, class T>
+void sweep(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* x, const T* b,
+           const T* inv_diag, T omega, T* out) {
   const std::ptrdiff_t n = A.n;
   const std::ptrdiff_t nn = n * n;
   // Rows [head, tail) have every column r + dj*n + di inside [0, n*n).
@@ -77,13 +150,18 @@ void sweep(const BandedMatrix<T>& A, const T* x, const T* b, const T* inv_diag, 
   const std::ptrdiff_t tail = std::max(head, nn - n - 1);
   for (int m = 0; m < A.macros; ++m) {
     const std::size_t base = static_cast<std::size_t>(m) * nn;
-    guarded_rows<S>(A, base, 0, head, x, b, inv_diag, omega, out);
+    if (zones && zones->is_zoned(m)) {
+      zoned_macro<S>(*zones, m, base, x, b, inv_diag, omega, out);
+      continue;
+    }
+    const auto entry = [&](int k, std::ptrdiff_t r) { return A.band[k][base + r]; };
+    guarded_rows<S>(A.n, base, 0, head, x, b, inv_diag, omega, out, entry);
     const std::size_t g = base + head;
     const auto band = [&](int k) { return A.band[k].data() + g; };
     interior_rows<S, T>(tail - head, n, band(0), band(1), band(2), band(3), band(4), band(5),
                         band(6), band(7), band(8), x + g, b ? b + g : nullptr,
                         inv_diag ? inv_diag + g : nullptr, omega, out + g);
-    guarded_rows<S>(A, base, tail, nn, x, b, inv_diag, omega, out);
+    guarded_rows<S>(A.n, base, tail, nn, x, b, inv_diag, omega, out, entry);
   }
 }
 
@@ -91,18 +169,38 @@ void sweep(const BandedMatrix<T>& A, const T* x, const T* b, const T* inv_diag, 
 
 template <class T>
 void spmv(const BandedMatrix<T>& A, const T* x, T* y) {
-  sweep<Sweep::spmv>(A, x, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr), T(0), y);
+  sweep<Sweep::spmv>(A, static_cast<const StencilZones<T>*>(nullptr), x,
+                     static_cast<const T*>(nullptr), static_cast<const T*>(nullptr), T(0), y);
 }
 
 template <class T>
 void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d) {
-  sweep<Sweep::defect>(A, x, b, static_cast<const T*>(nullptr), T(0), d);
+  sweep<Sweep::defect>(A, static_cast<const StencilZones<T>*>(nullptr), x, b,
+                       static_cast<const T*>(nullptr), T(0), d);
 }
 
 template <class T>
 void jacobi_sweep(const BandedMatrix<T>& A, const T* inv_diag, T omega, const T* b, const T* x,
                   T* x_new) {
-  sweep<Sweep::jacobi>(A, x, b, inv_diag, omega, x_new);
+  sweep<Sweep::jacobi>(A, static_cast<const StencilZones<T>*>(nullptr), x, b, inv_diag, omega,
+                       x_new);
+}
+
+template <class T>
+void spmv(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* x, T* y) {
+  sweep<Sweep::spmv>(A, &zones, x, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr),
+                     T(0), y);
+}
+
+template <class T>
+void defect(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* b, const T* x, T* d) {
+  sweep<Sweep::defect>(A, &zones, x, b, static_cast<const T*>(nullptr), T(0), d);
+}
+
+template <class T>
+void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* inv_diag,
+                  T omega, const T* b, const T* x, T* x_new) {
+  sweep<Sweep::jacobi>(A, &zones, x, b, inv_diag, omega, x_new);
 }
 
 template void spmv(const BandedMatrix<float>&, const float*, float*);
@@ -113,5 +211,16 @@ template void jacobi_sweep(const BandedMatrix<float>&, const float*, float, cons
                            const float*, float*);
 template void jacobi_sweep(const BandedMatrix<double>&, const double*, double, const double*,
                            const double*, double*);
+template void spmv(const BandedMatrix<float>&, const StencilZones<float>&, const float*, float*);
+template void spmv(const BandedMatrix<double>&, const StencilZones<double>&, const double*,
+                   double*);
+template void defect(const BandedMatrix<float>&, const StencilZones<float>&, const float*,
+                     const float*, float*);
+template void defect(const BandedMatrix<double>&, const StencilZones<double>&, const double*,
+                     const double*, double*);
+template void jacobi_sweep(const BandedMatrix<float>&, const StencilZones<float>&, const float*,
+                           float, const float*, const float*, float*);
+template void jacobi_sweep(const BandedMatrix<double>&, const StencilZones<double>&, const double*,
+                           double, const double*, const double*, double*);
 
 }  // namespace quilt::accel::cpu

@@ -9,6 +9,7 @@
 // kernels work for general bands (nonsymmetric, variable coefficients) and never allocate.
 
 #include "accel/banded_matrix.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -25,5 +26,17 @@ void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d);
 template <class T>
 void jacobi_sweep(const BandedMatrix<T>& A, const T* inv_diag, T omega, const T* b, const T* x,
                   T* x_new);
+
+/// The same three kernels with the zones of A (detect_stencil_zones(A), or of the matrix A was
+/// converted from): zoned macros read their 225 stencil numbers instead of the bands (and inv_diag
+/// only on their first and last grid lines), the others their bands. Bitwise the results of the
+/// band forms for finite x.
+template <class T>
+void spmv(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* x, T* y);
+template <class T>
+void defect(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* b, const T* x, T* d);
+template <class T>
+void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* inv_diag,
+                  T omega, const T* b, const T* x, T* x_new);
 
 }  // namespace quilt::accel::cpu

@@ -3,8 +3,94 @@
 #include <string>
 
 #include "accel/local_solver.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
+
+namespace {
+
+// 1D weights of the bilinear P: fine node 2i + a takes w[a + 1] of coarse node i.
+constexpr double w[3] = {0.5, 1.0, 0.5};
+
+/// Column J = (ci, cj) of P^T A P on macro m: its entries in the rows of J's coarse neighbours.
+void galerkin_column(const BandedMatrix<double>& fine, int m, int ci, int cj,
+                     BandedMatrix<double>& coarse) {
+  const int nf = fine.n;
+  const int nc = coarse.n;
+  const auto a = [&](int k, int i, int j) { return fine.at(k, m, i + std::size_t(j) * nf); };
+  // v = P e_J on the 3x3 fine patch around (2ci, 2cj), then u = A v on the 5x5 patch.
+  double u[5][5] = {};
+  for (int b = -2; b <= 2; ++b)
+    for (int a5 = -2; a5 <= 2; ++a5) {
+      const int fi = 2 * ci + a5;
+      const int fj = 2 * cj + b;
+      if (fi < 0 || fi >= nf || fj < 0 || fj >= nf) continue;
+      double s = 0.0;
+      for (int k = 0; k < kBands; ++k) {
+        const int qa = a5 + k % 3 - 1;  // column offset from (2ci, 2cj)
+        const int qb = b + k / 3 - 1;
+        if (qa < -1 || qa > 1 || qb < -1 || qb > 1) continue;
+        if (fi + k % 3 - 1 < 0 || fi + k % 3 - 1 >= nf) continue;
+        if (fj + k / 3 - 1 < 0 || fj + k / 3 - 1 >= nf) continue;
+        s += a(k, fi, fj) * w[qa + 1] * w[qb + 1];
+      }
+      u[b + 2][a5 + 2] = s;
+    }
+  // A_c(I, J) = sum_p P(p, I) u(p) for the coarse neighbours I of J.
+  for (int dj = -1; dj <= 1; ++dj)
+    for (int di = -1; di <= 1; ++di) {
+      const int ii = ci + di;
+      const int ij = cj + dj;
+      if (ii < 0 || ii >= nc || ij < 0 || ij >= nc) continue;
+      double s = 0.0;
+      for (int b = -1; b <= 1; ++b)
+        for (int a3 = -1; a3 <= 1; ++a3) {
+          const int pa = 2 * di + a3;  // fine offset from (2ci, 2cj)
+          const int pb = 2 * dj + b;
+          if (pa < -2 || pa > 2 || pb < -2 || pb > 2) continue;
+          s += w[a3 + 1] * w[b + 1] * u[pb + 2][pa + 2];
+        }
+      coarse.at(band_index(-di, -dj), m, ii + std::size_t(ij) * nc) = s;
+    }
+}
+
+/// A coarse node on a fine Dirichlet row keeps the unit row.
+void keep_unit_row(const BandedMatrix<double>& fine, int m, int ci, int cj,
+                   BandedMatrix<double>& coarse) {
+  const int nf = fine.n;
+  const std::size_t fine_row = 2 * ci + std::size_t(2 * cj) * nf;
+  for (int k = 0; k < kBands; ++k)
+    if (k != kCentre && fine.at(k, m, fine_row) != 0.0) return;
+  const std::size_t r = ci + std::size_t(cj) * coarse.n;
+  for (int k = 0; k < kBands; ++k)
+    coarse.at(k, m, r) = k == kCentre ? fine.at(k, m, fine_row) : 0.0;
+}
+
+/// A zoned fine macro (accel/stencil_zones.hpp) has a zoned coarse operator: a coarse row in
+/// the middle zone, (ci, cj) in [2, n_c - 3]^2, reaches the fine rows [2 ci - 2, 2 ci + 2] in
+/// [2, n_f - 3], the fine middle zone, and the same arithmetic on the same numbers gives the same
+/// bits. So only the 25 representative rows are computed (from the 7 x 7 columns around them)
+/// and copied over their zones: bitwise what the row-by-row product gives, at O(1) cost.
+void zoned_macro(const BandedMatrix<double>& fine, int m, BandedMatrix<double>& coarse) {
+  const int nc = coarse.n;
+  const int columns[7] = {0, 1, 2, 3, nc - 3, nc - 2, nc - 1};
+  for (int cj : columns)
+    for (int ci : columns) galerkin_column(fine, m, ci, cj, coarse);
+  const int rows[kZonesPerAxis] = {0, 1, 2, nc - 2, nc - 1};
+  for (int cj : rows)
+    for (int ci : rows) keep_unit_row(fine, m, ci, cj, coarse);
+  for (int k = 0; k < kBands; ++k) {
+    double* band = coarse.band[k].data() + m * coarse.rows_per_macro();
+    for (int cj = 0; cj < nc; ++cj) {
+      const int zy = zone_of(cj, nc);
+      double zone[kZonesPerAxis];
+      for (int zx = 0; zx < kZonesPerAxis; ++zx) zone[zx] = band[zone_row(zx, zy, nc)];
+      for (int ci = 0; ci < nc; ++ci) band[ci + std::size_t(cj) * nc] = zone[zone_of(ci, nc)];
+    }
+  }
+}
+
+}  // namespace
 
 BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine) {
   BandedMatrix<double> coarse(fine.macros, fine.n < 3 ? 0 : (fine.n + 1) / 2);
@@ -22,59 +108,15 @@ void galerkin_coarse(const BandedMatrix<double>& fine, BandedMatrix<double>& coa
     throw AccelError("galerkin_coarse: the coarse storage has " + std::to_string(coarse.macros) +
                      " macros of n = " + std::to_string(coarse.n) + ", expected " +
                      std::to_string(fine.macros) + " of n = " + std::to_string(nc));
-  // 1D weights of the bilinear P: fine node 2i + a takes w[a + 1] of coarse node i.
-  constexpr double w[3] = {0.5, 1.0, 0.5};
   for (int m = 0; m < fine.macros; ++m) {
-    const auto a = [&](int k, int i, int j) { return fine.at(k, m, i + std::size_t(j) * nf); };
+    if (nc >= kMinZonedNodes && is_zoned_macro(fine, m)) {
+      zoned_macro(fine, m, coarse);
+      continue;
+    }
     for (int cj = 0; cj < nc; ++cj)
-      for (int ci = 0; ci < nc; ++ci) {
-        // v = P e_J on the 3x3 fine patch around (2ci, 2cj), then u = A v on the 5x5 patch.
-        double u[5][5] = {};
-        for (int b = -2; b <= 2; ++b)
-          for (int a5 = -2; a5 <= 2; ++a5) {
-            const int fi = 2 * ci + a5;
-            const int fj = 2 * cj + b;
-            if (fi < 0 || fi >= nf || fj < 0 || fj >= nf) continue;
-            double s = 0.0;
-            for (int k = 0; k < kBands; ++k) {
-              const int qa = a5 + k % 3 - 1;  // column offset from (2ci, 2cj)
-              const int qb = b + k / 3 - 1;
-              if (qa < -1 || qa > 1 || qb < -1 || qb > 1) continue;
-              if (fi + k % 3 - 1 < 0 || fi + k % 3 - 1 >= nf) continue;
-              if (fj + k / 3 - 1 < 0 || fj + k / 3 - 1 >= nf) continue;
-              s += a(k, fi, fj) * w[qa + 1] * w[qb + 1];
-            }
-            u[b + 2][a5 + 2] = s;
-          }
-        // A_c(I, J) = sum_p P(p, I) u(p) for the coarse neighbours I of J.
-        for (int dj = -1; dj <= 1; ++dj)
-          for (int di = -1; di <= 1; ++di) {
-            const int ii = ci + di;
-            const int ij = cj + dj;
-            if (ii < 0 || ii >= nc || ij < 0 || ij >= nc) continue;
-            double s = 0.0;
-            for (int b = -1; b <= 1; ++b)
-              for (int a3 = -1; a3 <= 1; ++a3) {
-                const int pa = 2 * di + a3;  // fine offset from (2ci, 2cj)
-                const int pb = 2 * dj + b;
-                if (pa < -2 || pa > 2 || pb < -2 || pb > 2) continue;
-                s += w[a3 + 1] * w[b + 1] * u[pb + 2][pa + 2];
-              }
-            coarse.at(band_index(-di, -dj), m, ii + std::size_t(ij) * nc) = s;
-          }
-      }
-    // Coarse nodes on fine Dirichlet rows keep the unit row.
+      for (int ci = 0; ci < nc; ++ci) galerkin_column(fine, m, ci, cj, coarse);
     for (int cj = 0; cj < nc; ++cj)
-      for (int ci = 0; ci < nc; ++ci) {
-        const int fi = 2 * ci;
-        const int fj = 2 * cj;
-        bool unit = true;
-        for (int k = 0; k < kBands; ++k)
-          if (k != kCentre && a(k, fi, fj) != 0.0) unit = false;
-        if (!unit) continue;
-        const std::size_t r = ci + std::size_t(cj) * nc;
-        for (int k = 0; k < kBands; ++k) coarse.at(k, m, r) = k == kCentre ? a(k, fi, fj) : 0.0;
-      }
+      for (int ci = 0; ci < nc; ++ci) keep_unit_row(fine, m, ci, cj, coarse);
   }
 }
 

@@ -88,6 +88,7 @@ void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<dou
   for (std::size_t k = 1; k < levels.size(); ++k) {
     Level& l = into[k];
     l.A.assign(*levels[k]);
+    detect_stencil_zones(l.A, l.zones);
     try {
       if (l.smoother)
         l.smoother->update(l.A);
@@ -115,7 +116,7 @@ void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   l.smoother->smooth(l.A, l.b.data(), l.x.data(), params_.pre_smooth, cpu::SweepDirection::forward,
                      x_is_zero);
   T* x = l.x.data();
-  cpu::defect(l.A, l.b.data(), x, l.d.data());
+  cpu::defect(l.A, l.zones, l.b.data(), x, l.d.data());
   for (std::size_t r : l.dirichlet) l.d[r] = T(0);
   Level& c = levels_[k - 1];
   cpu::restrict_transpose(macros_, c.n, l.d.data(), c.b.data());
@@ -133,7 +134,7 @@ void CpuLocalMultigrid<T>::finest_defect_norms() {
     std::fill(norms_.begin(), norms_.end(), 0.0);
     return;
   }
-  cpu::defect(f.A, f.b.data(), f.x.data(), f.d.data());
+  cpu::defect(f.A, f.zones, f.b.data(), f.x.data(), f.d.data());
   macro_norms(f.d.data(), f.rows / macros_, norms_);
 }
 

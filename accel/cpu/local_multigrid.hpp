@@ -23,6 +23,7 @@
 #include "accel/cpu/dense_lu.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/local_solver.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel {
 
@@ -44,6 +45,7 @@ class CpuLocalMultigrid final : public LocalSolver {
  private:
   struct Level {
     BandedMatrix<T> A;                           ///< empty on the coarsest level (it has the LU)
+    StencilZones<T> zones;                       ///< of A: its constant-stencil macros
     std::unique_ptr<cpu::Smoother<T>> smoother;  ///< null on the coarsest level
     std::vector<std::size_t> dirichlet;          ///< unit rows
     std::vector<T> b;                            ///< right-hand side of this level's cycle

@@ -3,6 +3,7 @@
 # directly and link quilt_accel alone.
 add_executable(test_accel_cpu
   ${CMAKE_CURRENT_LIST_DIR}/test_band_kernels.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_stencil_zones.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_transfer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_dense_lu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_galerkin.cpp

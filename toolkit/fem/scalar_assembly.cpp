@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "fem/macro_elements.hpp"
 #include "fem/q1_element.hpp"
@@ -9,16 +11,50 @@
 namespace quilt {
 namespace {
 
+/// Whether every element of g is a translate of element (0, 0): the macro is a parallelogram
+/// refined by bilinear interpolation (no curved edge). The edge vectors of every element must
+/// equal element (0, 0)'s up to the rounding of the node coordinates (64 ulps of the macro's
+/// extent); a trapezoid or a charted edge differs by far more.
+bool is_affine(const MacroGeometry& g) {
+  const int n = g.n;
+  if (n < 2) return false;
+  const auto [x_lo, x_hi] = std::minmax_element(g.x.begin(), g.x.end());
+  const auto [y_lo, y_hi] = std::minmax_element(g.y.begin(), g.y.end());
+  const double extent = std::max({*x_hi - *x_lo, *y_hi - *y_lo, std::abs(*x_lo), std::abs(*x_hi),
+                                  std::abs(*y_lo), std::abs(*y_hi)});
+  const double tol = 64.0 * std::numeric_limits<double>::epsilon() * extent;
+  const std::size_t east = 1, north = static_cast<std::size_t>(n), diagonal = north + 1;
+  const auto same = [&](std::size_t p, std::size_t step) {
+    return std::abs((g.x[p + step] - g.x[p]) - (g.x[step] - g.x[0])) <= tol &&
+           std::abs((g.y[p + step] - g.y[p]) - (g.y[step] - g.y[0])) <= tol;
+  };
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const std::size_t p = static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * n;
+      if (!same(p, east) || !same(p, north) || !same(p, diagonal)) return false;
+    }
+  return true;
+}
+
 /// Scatters a 4x4 element matrix E(a, b) = a(phi_b, phi_a) into the bands of macro m.
+/// element_matrix must depend on the element's shape only (a constant coefficient): on an affine
+/// macro every element is element (0, 0) translated, so its matrix is computed once, the
+/// macro's stencil (FEAST's SBBLAS: Becker 2007), and every interior row of the bands sums the
+/// same four numbers in the same order, bitwise the same row (accel/stencil_zones.hpp then
+/// stores the macro as 25 zone stencils).
 template <class ElementMatrix>
 void assemble_bilinear(const MacroGeometry& g, BandedMatrix<double>& A, int m,
                        ElementMatrix&& element_matrix) {
   std::array<std::array<double, 4>, 4> em{};
+  const bool affine = is_affine(g);
+  if (affine) element_matrix(macro_element(g, 0, 0).x, macro_element(g, 0, 0).y, em);
   for (int j = 0; j + 1 < g.n; ++j)
     for (int i = 0; i + 1 < g.n; ++i) {
       const MacroElement e = macro_element(g, i, j);
-      em = {};
-      element_matrix(e.x, e.y, em);
+      if (!affine) {
+        em = {};
+        element_matrix(e.x, e.y, em);
+      }
       for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b) {
           const int k = accel::band_index(kQ1DI[b] - kQ1DI[a], kQ1DJ[b] - kQ1DJ[a]);

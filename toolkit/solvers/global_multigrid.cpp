@@ -79,17 +79,19 @@ void GlobalMultigrid::smooth(int l, const LevelVector& b, LevelVector& x, int st
   const auto& weight =
       symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->inverse_multiplicity();
   for (int s = 0; s < steps; ++s) {
-    operators_[l].apply(x, w.defect);
-    for (std::size_t i = 0; i < w.defect.size(); ++i) w.defect[i] = b[i] - w.defect[i];
-    filter(level.dirichlet, w.defect);
-    if (symmetric) multiply(weight, w.defect, w.defect);
+    operators_[l].weighted_defect(b, x, symmetric ? &weight : nullptr, w.defect);
     const auto start = std::chrono::steady_clock::now();
     local_[l]->solve(w.defect.data(), w.correction.data());
     timings_.local_solve += seconds_since(start);
     level.shared->sum(w.correction.data());
-    multiply(weight, w.correction, w.correction);
-    filter(level.dirichlet, w.correction);
-    axpy(params_.damping, w.correction, x);
+    // x += omega W c, c filtered: one sweep.
+    const char* __restrict dirichlet = level.dirichlet.data();
+    const double* __restrict pw = weight.data();
+    const double* __restrict pc = w.correction.data();
+    double* __restrict px = x.data();
+    const double omega = params_.damping;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!dirichlet[i]) px[i] += omega * (pw[i] * pc[i]);
   }
 }
 
@@ -100,9 +102,7 @@ void GlobalMultigrid::cycle(int l, const LevelVector& b, LevelVector& x) {
     // Defect correction rather than x = A^{-1} b, so that a nonzero guess (the finest level
     // solved directly) keeps its Dirichlet values.
     const auto start = std::chrono::steady_clock::now();
-    operators_[l].apply(x, w.defect);
-    for (std::size_t i = 0; i < w.defect.size(); ++i) w.defect[i] = b[i] - w.defect[i];
-    filter(level.dirichlet, w.defect);
+    operators_[l].weighted_defect(b, x, nullptr, w.defect);
     coarse_->solve(w.defect, w.correction);
     axpy(1.0, w.correction, x);
     timings_.coarse_solve += seconds_since(start);
@@ -113,10 +113,7 @@ void GlobalMultigrid::cycle(int l, const LevelVector& b, LevelVector& x) {
 
   // Restriction of the type-1 defect: scaled to a type-0 representation (each copy carries
   // 1/multiplicity), restricted per macro with P^T, summed to type-1 on the coarse level.
-  operators_[l].apply(x, w.defect);
-  for (std::size_t i = 0; i < w.defect.size(); ++i) w.defect[i] = b[i] - w.defect[i];
-  filter(level.dirichlet, w.defect);
-  multiply(level.shared->inverse_multiplicity(), w.defect, w.defect);
+  operators_[l].weighted_defect(b, x, &level.shared->inverse_multiplicity(), w.defect);
   accel::cpu::restrict_transpose(level.matrix.macros, coarse.n, w.defect.data(),
                                  w.coarse_rhs.data());
   coarse.shared->sum(w.coarse_rhs.data());
@@ -125,8 +122,8 @@ void GlobalMultigrid::cycle(int l, const LevelVector& b, LevelVector& x) {
   std::fill(w.coarse_x.begin(), w.coarse_x.end(), 0.0);
   cycle(l - 1, w.coarse_rhs, w.coarse_x);
   accel::cpu::prolongate(level.matrix.macros, coarse.n, w.coarse_x.data(), w.correction.data());
-  filter(level.dirichlet, w.correction);
-  axpy(1.0, w.correction, x);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!level.dirichlet[i]) x[i] += w.correction[i];
 
   smooth(l, b, x, params_.post_smooth);
 }

@@ -56,6 +56,8 @@ void LevelHierarchy::assemble(const MacroAssembler& assemble, const MacroAssembl
       assemble(g, level.matrix, m);
       if (rediscretised_part_) rediscretised(g, level.local_rediscretised, m);
     }
+    // The affine, constant-coefficient macros' products read 225 numbers instead of 9 bands.
+    accel::detect_stencil_zones(level.matrix, level.zones);
     level.local_matrix.assign(level.matrix);
     level.shared->make_local_matrices(level.local_matrix);
     if (rediscretised_part_) level.shared->make_local_matrices(level.local_rediscretised);
@@ -69,11 +71,27 @@ void LevelHierarchy::assemble(const MacroAssembler& assemble, const MacroAssembl
 }
 
 void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {
-  accel::cpu::spmv(level_->matrix, x.data(), y.data());
+  accel::cpu::spmv(level_->matrix, level_->zones, x.data(), y.data());
   level_->shared->sum(y.data());
   const auto& dirichlet = level_->dirichlet;
   for (std::size_t i = 0; i < y.size(); ++i)
     if (dirichlet[i]) y[i] = x[i];
+}
+
+void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
+                                    const LevelVector* weight, LevelVector& d) const {
+  accel::cpu::spmv(level_->matrix, level_->zones, x.data(), d.data());
+  level_->shared->sum(d.data());
+  const char* __restrict dirichlet = level_->dirichlet.data();
+  const double* __restrict pb = b.data();
+  double* __restrict pd = d.data();
+  const std::size_t size = d.size();
+  if (weight) {
+    const double* __restrict w = weight->data();
+    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : w[i] * (pb[i] - pd[i]);
+  } else {
+    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : pb[i] - pd[i];
+  }
 }
 
 }  // namespace quilt

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
+#include "accel/stencil_zones.hpp"
 #include "mesh/macro_geometry.hpp"
 #include "parallel/distributed_mesh.hpp"
 #include "parallel/shared_nodes.hpp"
@@ -22,6 +23,7 @@ struct GlobalLevel {
   int n = 0;
   std::unique_ptr<SharedNodes> shared;
   accel::BandedMatrix<double> matrix;        ///< type-0: this macro's elements only
+  accel::StencilZones<double> zones;         ///< of `matrix`: its constant-stencil macros
   accel::BandedMatrix<double> local_matrix;  ///< design.md §2, Dirichlet rows as unit rows
   /// The local matrix of the rediscretised part, Dirichlet rows zero; empty (no macros) if the
   /// hierarchy has none.
@@ -84,6 +86,10 @@ class LevelOperator final : public LinearOperator {
     return level_->shared->dot(x.data(), y.data());
   }
   void filter(LevelVector& v) const override { quilt::filter(level_->dirichlet, v); }
+  /// d = W (b - A x), 0 on Dirichlet nodes (W = diag(weight); none: W = I): the defect of the
+  /// Schwarz step and of the restriction in one sweep after the product, not four.
+  void weighted_defect(const LevelVector& b, const LevelVector& x, const LevelVector* weight,
+                       LevelVector& d) const;
 
  private:
   const GlobalLevel* level_;

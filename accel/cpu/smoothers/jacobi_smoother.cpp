@@ -16,6 +16,7 @@ JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, double damping)
 template <class T>
 void JacobiSmoother<T>::refresh(const BandedMatrix<T>& A) {
   inverse_diagonal(A, inv_diag_);
+  detect_stencil_zones(A, zones_);
 }
 
 template <class T>
@@ -41,7 +42,7 @@ void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int s
     std::copy(x, x + A.rows(), scratch_.data());
   }
   for (; s < steps; ++s) {
-    jacobi_sweep(A, inv_diag_.data(), omega_, b, into[1 - target], into[target]);
+    jacobi_sweep(A, zones_, inv_diag_.data(), omega_, b, into[1 - target], into[target]);
     target = 1 - target;
   }
 }

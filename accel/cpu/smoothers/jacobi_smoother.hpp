@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accel/cpu/smoothers/smoother.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -22,6 +23,7 @@ class JacobiSmoother final : public Smoother<T> {
 
   T omega_;
   std::vector<T> inv_diag_;
+  StencilZones<T> zones_;   ///< of A: the constant-stencil macros sweep from 225 numbers
   std::vector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes
 };
 

@@ -33,22 +33,27 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrd
 
 template <class T>
 void LineSmoother<T>::refresh(const BandedMatrix<T>& A) {
+  detect_stencil_zones(A, zones_);
   // The factors are rounded to T once, from double.
-  if (directions_ != LineDirections::y) factorise(A, x_inv_pivot_.data(), x_upper_.data(), false);
+  if (directions_ != LineDirections::y)
+    factorise(A, zones_, x_inv_pivot_.data(), x_upper_.data(), false);
   if (directions_ != LineDirections::x) {
     // Every band of A' is rewritten, the factor slots (bands 4 and 5) included.
     grid_transpose_into(A, yt_);
-    factorise(yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
+    factorise(yt_, zones_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data(), true);
   }
 }
 
 template <class T>
-void LineSmoother<T>::factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed) {
+void LineSmoother<T>::factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones,
+                                T* inv_pivot, T* upper, bool transposed) {
   const auto& lower_band = C.band[kCentre - 1];
   const auto& diag_band = C.band[kCentre];
   const auto& upper_band = C.band[kCentre + 1];
   for (int m = 0; m < C.macros; ++m)
     for (int line = 0; line < C.n; ++line) {
+      // A zoned macro's sweeps read the factors of its middle zone's first line only.
+      if (zones.is_zoned(m) && line > kMiddleZone && zone_of(line, C.n) == kMiddleZone) continue;
       double previous_upper = 0.0;  // in double: the factors are rounded to T once, at the end
       for (int e = 0; e < C.n; ++e) {
         const std::size_t p = m * C.rows_per_macro() + static_cast<std::size_t>(line) * C.n + e;
@@ -75,8 +80,8 @@ void LineSmoother<T>::factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper
 }
 
 template <class T>
-void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int line, const T* b,
-                                 T* x) {
+void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int line, int source,
+                                 const T* b, T* x) {
   // One pass forward: the right-hand side (b minus the coupling to the two neighbouring lines,
   // whose values are final for this line) and the forward elimination, fused; one pass back:
   // the back substitution straight into x. A missing neighbour line (the macro's first or last)
@@ -84,14 +89,15 @@ void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int li
   const BandedMatrix<T>& C = *sys.coupling;
   const int n = C.n;
   const std::size_t first = base + static_cast<std::size_t>(line) * n;
-  const auto band = [&](int k) { return C.band[k].data() + first; };
+  const std::size_t from = base + static_cast<std::size_t>(source) * n;
+  const auto band = [&](int k) { return C.band[k].data() + from; };
   const T *s0 = band(0), *s1 = band(1), *s2 = band(2), *n0 = band(6), *n1 = band(7), *n2 = band(8);
   const T* lower = band(3);
   const T* xs = line > 0 ? x + first - n : ghost_.data() + 1;
   const T* xn = line < n - 1 ? x + first + n : ghost_.data() + 1;
   const T* bl = b + first;
-  const T* inv_pivot = sys.inv_pivot + first;
-  const T* upper = sys.upper + first;
+  const T* inv_pivot = sys.inv_pivot + from;
+  const T* upper = sys.upper + from;
   T* y = line_.data();
   // Node 0 and node n-1 have no neighbour at e-1 / e+1 in the other lines (and read no x there).
   y[0] = (bl[0] - (s1[0] * xs[0] + s2[0] * xs[1]) - (n1[0] * xn[0] + n2[0] * xn[1])) * inv_pivot[0];
@@ -124,14 +130,22 @@ void LineSmoother<T>::sweep(const LineSystem& sys, const T* b, T* x, bool revers
   const int n = C.n;
   for (int m = 0; m < C.macros; ++m) {
     const std::size_t base = static_cast<std::size_t>(m) * C.rows_per_macro();
+    const bool zoned = zones_.is_zoned(m);
+    // The first line of a line's zone: 0, 1, 2, n-2, n-1.
+    const auto source = [&](int l) {
+      return zoned && zone_of(l, n) == kMiddleZone ? kMiddleZone : l;
+    };
     if (order_ == SweepOrder::lexicographic) {
-      for (int l = 0; l < n; ++l) relax_line(sys, base, reverse ? n - 1 - l : l, b, x);
+      for (int l = 0; l < n; ++l) {
+        const int line = reverse ? n - 1 - l : l;
+        relax_line(sys, base, line, source(line), b, x);
+      }
       continue;
     }
     // Zebra: even lines, then odd lines; reversed backward.
     for (int c = 0; c < 2; ++c) {
       const int parity = reverse ? 1 - c : c;
-      for (int l = parity; l < n; l += 2) relax_line(sys, base, l, b, x);
+      for (int l = parity; l < n; l += 2) relax_line(sys, base, l, source(l), b, x);
     }
   }
 }

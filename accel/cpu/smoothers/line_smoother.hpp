@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "accel/cpu/smoothers/smoother.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -47,10 +48,15 @@ class LineSmoother final : public Smoother<T> {
   };
   /// Factorises the x-lines of C into inv_pivot and upper (which may alias C's bands 4 and 5,
   /// read before written). transposed: C is the grid transpose (for the node in messages).
-  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed);
+  /// Lines that a zoned macro's sweeps do not read (its middle zone's but the first) are skipped.
+  static void factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones, T* inv_pivot,
+                        T* upper, bool transposed);
   /// One sweep over all x-lines of a system.
   void sweep(const LineSystem& s, const T* b, T* x, bool reverse);
-  void relax_line(const LineSystem& s, std::size_t base, int line, const T* b, T* x);
+  /// Relaxes line `line` of the macro at `base` with the bands and factors of line `source`:
+  /// the line itself, or in a zoned macro the first line of its zone, whose rows (and so
+  /// factors) are bitwise the same.
+  void relax_line(const LineSystem& s, std::size_t base, int line, int source, const T* b, T* x);
   /// One sweep over all y-lines of A (x-lines of A'), x transposed in and out.
   void sweep_y(const T* b, T* x, bool reverse, bool b_transposed);
 
@@ -62,6 +68,10 @@ class LineSmoother final : public Smoother<T> {
   /// band: 9 arrays for everything the y-sweep reads (empty for LineDirections::x).
   BandedMatrix<T> yt_;
   LineSystem y_;
+  /// Of A (and so of A': the zones are symmetric in x and y). A zoned macro's lines of one zone
+  /// have the same rows and factors: the sweep reads those of the zone's first line, which stay
+  /// in cache, and streams only b and x (FEAST's constant-stencil TRIGS).
+  StencilZones<T> zones_;
   std::vector<T> line_;     ///< the forward-eliminated right-hand side of one line
   std::vector<T> ghost_;    ///< zeros: the missing neighbour line of the first and the last line
   std::vector<T> bt_, xt_;  ///< b and x transposed

@@ -1,0 +1,192 @@
+// Constant-stencil zones (accel/stencil_zones.hpp): what the detection accepts and refuses, and
+// the zoned kernels against the band kernels (bitwise: same products, same order).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/galerkin.hpp"
+#include "accel/cpu/smoothers/smoother.hpp"
+#include "accel/stencil_zones.hpp"
+#include "q1_test_matrices.hpp"
+
+namespace quilt::accel {
+namespace {
+
+using testing::MacroSpec;
+
+/// Macros with every combination the local matrices have: all sides Dirichlet, one side, none
+/// (a macro inside the domain), a scaled coefficient.
+std::vector<MacroSpec> mixed_macros() {
+  return {{1.0, testing::kAllDirichlet},
+          {1.0, testing::kSouthDirichlet},
+          {1.0, {false, false, false, false}},
+          {0.37, {false, true, true, false}}};
+}
+
+template <class T>
+void expect_bitwise_equal(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(T)), 0)
+        << what << ", row " << i << ": " << a[i] << " vs " << b[i];
+}
+
+TEST(StencilZones, AcceptsEveryLevelOfAnAffineConstantCoefficientMacro) {
+  for (int level : {3, 4, 6}) {
+    const auto A = testing::q1_laplacian(level, mixed_macros());
+    EXPECT_TRUE(detect_stencil_zones(A).all()) << "level " << level;
+  }
+  // Galerkin coarse levels differ on the second grid lines (P^T A P reaches the boundary rows),
+  // which the 5 zones per axis hold.
+  auto A = testing::q1_laplacian(7, mixed_macros());
+  for (int k = 0; k < 4; ++k) {
+    A = cpu::galerkin_coarse(A);
+    if (A.n < kMinZonedNodes) break;
+    EXPECT_TRUE(detect_stencil_zones(A).all()) << "Galerkin level n = " << A.n;
+  }
+  // Constant convection with SUPG on a stretched grid: nonsymmetric, still one stencil.
+  testing::OperatorSpec op;
+  op.aspect = 4.0;
+  op.nu = 1e-2;
+  op.w = [](double, double) { return std::array<double, 2>{1.0, 0.5}; };
+  EXPECT_TRUE(detect_stencil_zones(testing::q1_operator(5, mixed_macros(), op)).all());
+}
+
+TEST(StencilZones, RefusesVariableCoefficientsAndBandsThatDifferInOneUlp) {
+  testing::OperatorSpec op;
+  op.nu = 1e-2;
+  op.w = [](double x, double y) { return std::array<double, 2>{y, -x}; };  // rotating
+  const auto zones = detect_stencil_zones(testing::q1_operator(5, mixed_macros(), op));
+  EXPECT_FALSE(zones.any());
+
+  auto A = testing::q1_laplacian(5, mixed_macros());
+  const std::size_t interior = 7 + 11 * static_cast<std::size_t>(A.n);
+  A.at(kCentre, 2, interior) = std::nextafter(A.at(kCentre, 2, interior), 10.0);
+  const auto one_off = detect_stencil_zones(A);
+  EXPECT_TRUE(one_off.is_zoned(0));
+  EXPECT_TRUE(one_off.is_zoned(1));
+  EXPECT_FALSE(one_off.is_zoned(2));
+  EXPECT_TRUE(one_off.is_zoned(3));
+  // A -0 where the zone holds +0 is not the same row either (its products differ in sign).
+  auto B = testing::q1_laplacian(5, mixed_macros());
+  B.at(0, 1, 3) = -0.0;  // south-west of a first-line row: 0 by the storage convention
+  EXPECT_FALSE(detect_stencil_zones(B).is_zoned(1));
+  // Random bands and grids too small for a middle zone.
+  EXPECT_FALSE(detect_stencil_zones(testing::random_bands<double>(2, 17, 3)).any());
+  EXPECT_FALSE(detect_stencil_zones(testing::q1_laplacian(2, mixed_macros())).any());
+}
+
+template <class T>
+class ZonedKernels : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(ZonedKernels, Precisions);
+
+TYPED_TEST(ZonedKernels, EqualTheBandKernelsBitwise) {
+  using T = TypeParam;
+  for (int level : {3, 4, 5}) {
+    // One macro made variable, so the batch mixes both paths.
+    auto Ad = testing::q1_laplacian(level, mixed_macros());
+    const std::size_t some = 5 + 3 * static_cast<std::size_t>(Ad.n);
+    Ad.at(kCentre, 1, some) *= 1.5;
+    for (int coarse = 0; coarse < 2; ++coarse) {
+      const BandedMatrix<T> A = Ad.template converted<T>();
+      const StencilZones<T> zones = detect_stencil_zones(A);
+      ASSERT_TRUE(zones.is_zoned(0) && !zones.is_zoned(1) && zones.is_zoned(2));
+      // The zones of the double matrix, converted, are the zones of the float matrix.
+      const auto via_double = detect_stencil_zones(Ad).template converted<T>();
+      ASSERT_EQ(via_double.zoned, zones.zoned);
+      const auto x = testing::random_vector<T>(A.rows(), 17 + level);
+      const auto b = testing::random_vector<T>(A.rows(), 29 + level);
+      std::vector<T> inv(A.rows());
+      for (std::size_t r = 0; r < A.rows(); ++r)
+        inv[r] = static_cast<T>(1.0 / static_cast<double>(A.band[kCentre][r]));
+      std::vector<T> band_out(A.rows()), zoned_out(A.rows());
+      cpu::spmv(A, x.data(), band_out.data());
+      cpu::spmv(A, via_double, x.data(), zoned_out.data());
+      expect_bitwise_equal(band_out, zoned_out, "spmv");
+      cpu::defect(A, b.data(), x.data(), band_out.data());
+      cpu::defect(A, zones, b.data(), x.data(), zoned_out.data());
+      expect_bitwise_equal(band_out, zoned_out, "defect");
+      cpu::jacobi_sweep(A, inv.data(), T(0.7), b.data(), x.data(), band_out.data());
+      cpu::jacobi_sweep(A, zones, inv.data(), T(0.7), b.data(), x.data(), zoned_out.data());
+      expect_bitwise_equal(band_out, zoned_out, "jacobi");
+      // The same on the Galerkin coarse level (second-line zones differ).
+      Ad = cpu::galerkin_coarse(Ad);
+      if (Ad.n < kMinZonedNodes) break;
+    }
+  }
+}
+
+/// Two copies of one macro's matrix, the second kept out of the zoned path by a -0 where the
+/// storage convention has +0 (the arithmetic is the same but the bits are not), so the smoothers
+/// can be compared on the two paths in one batch.
+template <class T>
+BandedMatrix<T> zoned_and_banded_copy(const BandedMatrix<double>& one) {
+  BandedMatrix<double> two(2, one.n);
+  for (int k = 0; k < kBands; ++k)
+    for (int m = 0; m < 2; ++m)
+      std::copy(one.band[k].begin(), one.band[k].end(),
+                two.band[k].begin() + m * one.rows_per_macro());
+  two.at(0, 1, 3) = -0.0;  // south-west of a first-line row
+  return two.template converted<T>();
+}
+
+TEST(StencilZones, GalerkinOfAZonedMacroEqualsTheRowByRowProductBitwise) {
+  testing::OperatorSpec op;
+  op.aspect = 2.0;
+  op.nu = 1e-2;
+  op.w = [](double, double) { return std::array<double, 2>{-0.5, 1.0}; };
+  for (const auto& one : {testing::q1_laplacian(6, {{1.0, testing::kSouthDirichlet}}),
+                          testing::q1_laplacian(5, {{1.0, {false, false, false, false}}}),
+                          testing::q1_operator(5, {{1.0, {false, true, false, true}}}, op)}) {
+    const auto A = zoned_and_banded_copy<double>(one);
+    ASSERT_TRUE(is_zoned_macro(A, 0));
+    ASSERT_FALSE(is_zoned_macro(A, 1));
+    const auto Ac = cpu::galerkin_coarse(A);
+    const std::size_t nn = Ac.rows_per_macro();
+    for (int k = 0; k < kBands; ++k)
+      for (std::size_t r = 0; r < nn; ++r)
+        ASSERT_EQ(std::memcmp(&Ac.band[k][r], &Ac.band[k][nn + r], sizeof(double)), 0)
+            << "band " << k << ", row " << r;
+  }
+}
+
+TYPED_TEST(ZonedKernels, SmoothersSweepTheSameOnBothPaths) {
+  using T = TypeParam;
+  testing::OperatorSpec op;
+  op.aspect = 3.0;
+  op.nu = 1e-2;
+  op.w = [](double, double) { return std::array<double, 2>{1.0, -0.25}; };
+  for (const auto& one : {testing::q1_laplacian(5, {{1.0, testing::kSouthDirichlet}}),
+                          testing::q1_operator(4, {{1.0, {false, false, true, false}}}, op)}) {
+    const auto A = zoned_and_banded_copy<T>(one);
+    const auto zones = detect_stencil_zones(A);
+    ASSERT_TRUE(zones.is_zoned(0));
+    ASSERT_FALSE(zones.is_zoned(1));
+    const std::size_t nn = A.rows_per_macro();
+    auto b = testing::random_vector<T>(nn, 5);
+    b.insert(b.end(), b.begin(), b.end());
+    for (SmootherType type : {SmootherType::jacobi, SmootherType::ssor, SmootherType::trigs_x,
+                              SmootherType::trigs_y, SmootherType::aditrigs, SmootherType::ilu})
+      for (SweepOrder order : {SweepOrder::lexicographic, SweepOrder::colour}) {
+        if (order == SweepOrder::colour && !has_colour_order(type)) continue;
+        auto smoother = cpu::make_smoother(A, {type, order, default_damping(type)});
+        for (auto direction : {cpu::SweepDirection::forward, cpu::SweepDirection::backward}) {
+          auto x = testing::random_vector<T>(nn, 9);
+          x.insert(x.end(), x.begin(), x.end());
+          smoother->smooth(A, b.data(), x.data(), 2, direction, false);
+          for (std::size_t r = 0; r < nn; ++r)
+            ASSERT_EQ(x[r], x[nn + r])
+                << to_string(type) << "/" << to_string(order) << ", row " << r;
+        }
+      }
+  }
+}
+
+}  // namespace
+}  // namespace quilt::accel
