@@ -32,7 +32,8 @@ void declare_poisson_keys(Config& config) {
     ("export-matrix", po::value<std::string>(),
      "write the assembled system (global node numbering, Dirichlet rows as unit rows, Dirichlet "
      "columns eliminated) as MatrixMarket: the matrix to this file, the right-hand side to "
-     "FILE.rhs (rank 0 writes both, before the solve)");
+     "FILE.rhs (rank 0 writes both, before the solve; a relative path set in the configuration "
+     "file is relative to its folder)");
   // clang-format on
   declare_scarc_keys(config);
 }
