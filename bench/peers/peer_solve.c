@@ -44,16 +44,17 @@ typedef struct {
   long long global_rows; /* N */
   long long first, end;  /* this rank's rows [first, end) */
   long long nonzeros;    /* of the whole matrix */
-  long long *row_start;  /* end - first + 1 offsets */
-  long long *column;     /* global, ascending within a row */
-  double *value;
-  double *rhs; /* this rank's rows */
+  long long* row_start;  /* end - first + 1 offsets */
+  long long* column;     /* global, ascending within a row */
+  double* value;
+  double* rhs; /* this rank's rows */
 } RowBlock;
 
 static int rank_, ranks_;
 
-static void fail(const char *what, const char *file) {
-  fprintf(stderr, "peer_solve (rank %d): %s%s%s\n", rank_, what, file ? ": " : "", file ? file : "");
+static void fail(const char* what, const char* file) {
+  fprintf(stderr, "peer_solve (rank %d): %s%s%s\n", rank_, what, file ? ": " : "",
+          file ? file : "");
   MPI_Abort(MPI_COMM_WORLD, 2);
   exit(2);
 }
@@ -73,16 +74,16 @@ static long peak_rss_kib(void) {
 /* ---- MatrixMarket reading: a buffered scanner over the file ----------------------------- */
 
 typedef struct {
-  FILE *file;
-  const char *name;
-  char *buffer;
+  FILE* file;
+  const char* name;
+  char* buffer;
   size_t size, pos;
   int eof;
 } Scanner;
 
 enum { kScanBuffer = 1 << 22 };
 
-static void scanner_fill(Scanner *s) {
+static void scanner_fill(Scanner* s) {
   const size_t left = s->size - s->pos;
   memmove(s->buffer, s->buffer + s->pos, left);
   s->size = left + fread(s->buffer + left, 1, kScanBuffer - left, s->file);
@@ -92,10 +93,10 @@ static void scanner_fill(Scanner *s) {
 }
 
 /* The next whole line (without its '\n'); NULL at the end. Lines are shorter than 4 KiB. */
-static char *scanner_line(Scanner *s) {
+static char* scanner_line(Scanner* s) {
   for (;;) {
-    char *start = s->buffer + s->pos;
-    char *nl = memchr(start, '\n', s->size - s->pos);
+    char* start = s->buffer + s->pos;
+    char* nl = memchr(start, '\n', s->size - s->pos);
     if (nl) {
       *nl = '\0';
       s->pos = (size_t)(nl - s->buffer) + 1;
@@ -111,14 +112,14 @@ static char *scanner_line(Scanner *s) {
 }
 
 /* The next line that is not a comment. */
-static char *scanner_data_line(Scanner *s) {
-  char *line;
+static char* scanner_data_line(Scanner* s) {
+  char* line;
   while ((line = scanner_line(s)) && (line[0] == '%' || line[0] == '\0')) {
   }
   return line;
 }
 
-static void scanner_open(Scanner *s, const char *name, const char *expected_header) {
+static void scanner_open(Scanner* s, const char* name, const char* expected_header) {
   s->name = name;
   s->file = fopen(name, "rb");
   if (!s->file) fail("cannot open", name);
@@ -126,12 +127,12 @@ static void scanner_open(Scanner *s, const char *name, const char *expected_head
   s->size = s->pos = 0;
   s->eof = 0;
   scanner_fill(s);
-  const char *header = scanner_line(s);
+  const char* header = scanner_line(s);
   if (!header || strncmp(header, expected_header, strlen(expected_header)) != 0)
     fail("not a MatrixMarket file with the header", expected_header);
 }
 
-static void scanner_close(Scanner *s) {
+static void scanner_close(Scanner* s) {
   fclose(s->file);
   free(s->buffer);
 }
@@ -139,13 +140,13 @@ static void scanner_close(Scanner *s) {
 /* One pass over the entries of a "coordinate real general|symmetric" matrix file: counts the
  * entries of this rank's rows (fill = 0: into B->row_start[r + 1]) or stores them (fill = 1:
  * at next[r]++ of B->column and B->value). */
-static void matrix_pass(const char *file, RowBlock *B, int fill, long long *next) {
+static void matrix_pass(const char* file, RowBlock* B, int fill, long long* next) {
   Scanner s;
   scanner_open(&s, file, "%%MatrixMarket matrix coordinate real");
-  const char *end_of_header = strchr(s.buffer, '\n');
-  const char *word = strstr(s.buffer, "symmetric");
+  const char* end_of_header = strchr(s.buffer, '\n');
+  const char* word = strstr(s.buffer, "symmetric");
   const int symmetric = word && (!end_of_header || word < end_of_header);
-  char *line = scanner_data_line(&s);
+  char* line = scanner_data_line(&s);
   long long rows, cols, count;
   if (!line || sscanf(line, "%lld %lld %lld", &rows, &cols, &count) != 3 || rows != cols)
     fail("no square size line", file);
@@ -179,7 +180,7 @@ static void matrix_pass(const char *file, RowBlock *B, int fill, long long *next
 /* This rank's rows of the matrix (read in two passes: counted, then stored in place, so that
  * reading needs no more memory than the rows themselves) and of the N x 1 rhs. Columns are
  * sorted within a row; an entry given twice is summed. */
-static RowBlock read_system(const char *matrix_file, const char *rhs_file) {
+static RowBlock read_system(const char* matrix_file, const char* rhs_file) {
   RowBlock B;
   matrix_pass(matrix_file, &B, 0, NULL);
   const long long local = B.end - B.first;
@@ -187,7 +188,7 @@ static RowBlock read_system(const char *matrix_file, const char *rhs_file) {
   const size_t n = (size_t)B.row_start[local];
   B.column = malloc((n ? n : 1) * sizeof(long long));
   B.value = malloc((n ? n : 1) * sizeof(double));
-  long long *next = malloc(((size_t)local + 1) * sizeof(long long));
+  long long* next = malloc(((size_t)local + 1) * sizeof(long long));
   memcpy(next, B.row_start, (size_t)local * sizeof(long long));
   matrix_pass(matrix_file, &B, 1, next);
   free(next);
@@ -222,7 +223,7 @@ static RowBlock read_system(const char *matrix_file, const char *rhs_file) {
 
   Scanner s;
   scanner_open(&s, rhs_file, "%%MatrixMarket matrix array real general");
-  char *line = scanner_data_line(&s);
+  char* line = scanner_data_line(&s);
   long long rows, cols;
   if (!line || sscanf(line, "%lld %lld", &rows, &cols) != 2 || rows != B.global_rows || cols != 1)
     fail("the right-hand side is not an N x 1 array", rhs_file);
@@ -238,7 +239,7 @@ static RowBlock read_system(const char *matrix_file, const char *rhs_file) {
 
 /* The library holds its own copy of the matrix once it is built: ours goes before the set-up,
  * so that the peak memory is the solver's. */
-static void release_rows(RowBlock *B) {
+static void release_rows(RowBlock* B) {
   free(B->column);
   free(B->value);
   B->column = NULL;
@@ -248,30 +249,31 @@ static void release_rows(RowBlock *B) {
 /* ---- results -------------------------------------------------------------------------- */
 
 typedef struct {
-  const char *solver;
+  const char* solver;
   double read, build, setup, solve;
   int iterations, converged;
   double reported, true_residual, rhs_norm;
   long rss_read_kib;
 } Outcome;
 
-static void report(const RowBlock *B, const Outcome *o) {
+static void report(const RowBlock* B, const Outcome* o) {
   double times[4] = {o->read, o->build, o->setup, o->solve}, slowest[4];
   MPI_Reduce(times, slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   long rss[2] = {o->rss_read_kib, peak_rss_kib()}, total[2];
   MPI_Reduce(rss, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank_ == 0)
-    printf("PEER solver=%s ranks=%d unknowns=%lld nonzeros=%lld read=%.4f build=%.4f setup=%.4f "
-           "solve=%.4f iterations=%d converged=%d reported_residual=%.3e true_residual=%.3e "
-           "rhs_norm=%.17g rss_read_kib=%ld rss_peak_kib=%ld\n",
-           o->solver, ranks_, B->global_rows, B->nonzeros, slowest[0], slowest[1], slowest[2],
-           slowest[3], o->iterations, o->converged, o->reported, o->true_residual, o->rhs_norm, total[0],
-           total[1]);
+    printf(
+        "PEER solver=%s ranks=%d unknowns=%lld nonzeros=%lld read=%.4f build=%.4f setup=%.4f "
+        "solve=%.4f iterations=%d converged=%d reported_residual=%.3e true_residual=%.3e "
+        "rhs_norm=%.17g rss_read_kib=%ld rss_peak_kib=%ld\n",
+        o->solver, ranks_, B->global_rows, B->nonzeros, slowest[0], slowest[1], slowest[2],
+        slowest[3], o->iterations, o->converged, o->reported, o->true_residual, o->rhs_norm,
+        total[0], total[1]);
 }
 
 /* ---- hypre ---------------------------------------------------------------------------- */
 
-static void check_hypre(HYPRE_Int error, const char *call) {
+static void check_hypre(HYPRE_Int error, const char* call) {
   if (error) {
     char text[256];
     HYPRE_DescribeError(error, text);
@@ -281,10 +283,10 @@ static void check_hypre(HYPRE_Int error, const char *call) {
   }
 }
 
-static HYPRE_IJVector hypre_vector(const RowBlock *B, const double *values) {
+static HYPRE_IJVector hypre_vector(const RowBlock* B, const double* values) {
   HYPRE_IJVector v;
   const HYPRE_Int local = (HYPRE_Int)(B->end - B->first);
-  HYPRE_BigInt *rows = malloc(((size_t)local + 1) * sizeof(HYPRE_BigInt));
+  HYPRE_BigInt* rows = malloc(((size_t)local + 1) * sizeof(HYPRE_BigInt));
   for (HYPRE_Int i = 0; i < local; ++i) rows[i] = (HYPRE_BigInt)(B->first + i);
   HYPRE_IJVectorCreate(MPI_COMM_WORLD, B->first, B->end - 1, &v);
   HYPRE_IJVectorSetObjectType(v, HYPRE_PARCSR);
@@ -295,15 +297,15 @@ static HYPRE_IJVector hypre_vector(const RowBlock *B, const double *values) {
   return v;
 }
 
-static void solve_hypre(RowBlock *B, double rtol, int maxit, Outcome *o) {
+static void solve_hypre(RowBlock* B, double rtol, int maxit, Outcome* o) {
   const double t0 = now();
   const HYPRE_Int local = (HYPRE_Int)(B->end - B->first);
-  HYPRE_Int *entries_per_row = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
-  HYPRE_Int *diagonal = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
-  HYPRE_Int *off_diagonal = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
-  HYPRE_BigInt *rows = malloc(((size_t)local + 1) * sizeof(HYPRE_BigInt));
+  HYPRE_Int* entries_per_row = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
+  HYPRE_Int* diagonal = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
+  HYPRE_Int* off_diagonal = malloc(((size_t)local + 1) * sizeof(HYPRE_Int));
+  HYPRE_BigInt* rows = malloc(((size_t)local + 1) * sizeof(HYPRE_BigInt));
   const size_t nnz = (size_t)B->row_start[local];
-  HYPRE_BigInt *columns = malloc((nnz ? nnz : 1) * sizeof(HYPRE_BigInt));
+  HYPRE_BigInt* columns = malloc((nnz ? nnz : 1) * sizeof(HYPRE_BigInt));
   for (HYPRE_Int r = 0; r < local; ++r) {
     rows[r] = (HYPRE_BigInt)(B->first + r);
     entries_per_row[r] = (HYPRE_Int)(B->row_start[r + 1] - B->row_start[r]);
@@ -330,12 +332,12 @@ static void solve_hypre(RowBlock *B, double rtol, int maxit, Outcome *o) {
   free(off_diagonal);
   free(columns);
   HYPRE_ParCSRMatrix A;
-  HYPRE_IJMatrixGetObject(Aij, (void **)&A);
-  double *zeros = calloc((size_t)local + 1, sizeof(double));
+  HYPRE_IJMatrixGetObject(Aij, (void**)&A);
+  double* zeros = calloc((size_t)local + 1, sizeof(double));
   HYPRE_IJVector bij = hypre_vector(B, B->rhs), xij = hypre_vector(B, zeros);
   HYPRE_ParVector b, x;
-  HYPRE_IJVectorGetObject(bij, (void **)&b);
-  HYPRE_IJVectorGetObject(xij, (void **)&x);
+  HYPRE_IJVectorGetObject(bij, (void**)&b);
+  HYPRE_IJVectorGetObject(xij, (void**)&x);
 
   HYPRE_Solver pcg, amg;
   HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &pcg);
@@ -370,7 +372,7 @@ static void solve_hypre(RowBlock *B, double rtol, int maxit, Outcome *o) {
   HYPRE_PCGGetFinalRelativeResidualNorm(pcg, &reported);
   HYPRE_IJVector rij = hypre_vector(B, B->rhs);
   HYPRE_ParVector r;
-  HYPRE_IJVectorGetObject(rij, (void **)&r);
+  HYPRE_IJVectorGetObject(rij, (void**)&r);
   HYPRE_ParCSRMatrixMatvec(-1.0, A, x, 1.0, r);
   HYPRE_Real rr, bb;
   HYPRE_ParVectorInnerProd(r, r, &rr);
@@ -396,29 +398,28 @@ static void solve_hypre(RowBlock *B, double rtol, int maxit, Outcome *o) {
 /* ---- PETSc GAMG ----------------------------------------------------------------------- */
 
 #ifdef PEER_WITH_PETSC
-static void check_petsc(PetscErrorCode error, const char *call) {
+static void check_petsc(PetscErrorCode error, const char* call) {
   if (error) fail("PETSc call failed", call);
 }
 
-static void solve_gamg(RowBlock *B, double rtol, int maxit, Outcome *o) {
+static void solve_gamg(RowBlock* B, double rtol, int maxit, Outcome* o) {
   const double t0 = now();
   const PetscInt local = (PetscInt)(B->end - B->first);
-  PetscInt *row_start = malloc(((size_t)local + 1) * sizeof(PetscInt));
+  PetscInt* row_start = malloc(((size_t)local + 1) * sizeof(PetscInt));
   const size_t nnz = (size_t)B->row_start[local];
-  PetscInt *columns = malloc((nnz ? nnz : 1) * sizeof(PetscInt));
+  PetscInt* columns = malloc((nnz ? nnz : 1) * sizeof(PetscInt));
   for (PetscInt r = 0; r <= local; ++r) row_start[r] = (PetscInt)B->row_start[r];
   for (size_t t = 0; t < nnz; ++t) columns[t] = (PetscInt)B->column[t];
   Mat A;
   Vec b, x, r;
   check_petsc(MatCreateMPIAIJWithArrays(PETSC_COMM_WORLD, local, local, (PetscInt)B->global_rows,
-                                        (PetscInt)B->global_rows, row_start, columns, B->value,
-                                        &A),
+                                        (PetscInt)B->global_rows, row_start, columns, B->value, &A),
               "MatCreateMPIAIJWithArrays");
   release_rows(B);
   free(row_start);
   free(columns);
   check_petsc(MatCreateVecs(A, &x, &b), "MatCreateVecs");
-  PetscScalar *values;
+  PetscScalar* values;
   check_petsc(VecGetArray(b, &values), "VecGetArray");
   memcpy(values, B->rhs, (size_t)local * sizeof(double));
   check_petsc(VecRestoreArray(b, &values), "VecRestoreArray");
@@ -468,18 +469,18 @@ static void solve_gamg(RowBlock *B, double rtol, int maxit, Outcome *o) {
 
 /* ---- main ----------------------------------------------------------------------------- */
 
-static const char *option(int argc, char **argv, const char *name, const char *fallback) {
+static const char* option(int argc, char** argv, const char* name, const char* fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (strcmp(argv[i], name) == 0) return argv[i + 1];
   return fallback;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
-  const char *matrix_file = option(argc, argv, "-A", NULL);
-  const char *rhs_file = option(argc, argv, "-b", NULL);
+  const char* matrix_file = option(argc, argv, "-A", NULL);
+  const char* rhs_file = option(argc, argv, "-b", NULL);
   if (argc == 2 && strcmp(argv[1], "-solvers") == 0) { /* what this build can run */
 #ifdef PEER_WITH_PETSC
     if (rank_ == 0) printf("hypre gamg\n");
@@ -494,8 +495,9 @@ int main(int argc, char **argv) {
   const int maxit = atoi(option(argc, argv, "-maxit", "500"));
   if (!matrix_file || !rhs_file || !(rtol > 0 && rtol < 1) || maxit < 1) {
     if (rank_ == 0)
-      fprintf(stderr, "usage: peer_solve -A MATRIX.mtx -b RHS.mtx [-solver hypre|gamg] "
-                      "[-rtol 1e-8] [-maxit 500]\n");
+      fprintf(stderr,
+              "usage: peer_solve -A MATRIX.mtx -b RHS.mtx [-solver hypre|gamg] "
+              "[-rtol 1e-8] [-maxit 500]\n");
     MPI_Finalize();
     return 2;
   }
