@@ -239,20 +239,32 @@ def round_vertices(mesh, digits=4):
     mesh.vertices = [(round(x, digits), round(y, digits)) for x, y in mesh.vertices]
 
 
-def unit_square_4x2():
-    mesh = Mesh("unit_square_4x2", "Unit square as 4 x 2 macros of 0.25 x 0.5 (driven cavity).")
+def unit_square_grid(nx, ny, name, title):
+    """The unit square as nx x ny equal rectangular macros, numbered row by row."""
+    mesh = Mesh(name, title)
     ids = {}
-    for j in range(3):
-        for i in range(5):
-            ids[i, j] = mesh.add_vertex(0.25 * i, 0.5 * j)
-    for j in range(2):
-        for i in range(4):
+    for j in range(ny + 1):
+        for i in range(nx + 1):
+            ids[i, j] = mesh.add_vertex(i / nx, j / ny)
+    for j in range(ny):
+        for i in range(nx):
             mesh.quads.append((ids[i, j], ids[i + 1, j], ids[i + 1, j + 1], ids[i, j + 1]))
-    mesh.groups["bottom"] = [(ids[i, 0], ids[i + 1, 0]) for i in range(4)]
-    mesh.groups["right"] = [(ids[4, j], ids[4, j + 1]) for j in range(2)]
-    mesh.groups["top"] = [(ids[i + 1, 2], ids[i, 2]) for i in reversed(range(4))]
-    mesh.groups["left"] = [(ids[0, j + 1], ids[0, j]) for j in reversed(range(2))]
+    mesh.groups["bottom"] = [(ids[i, 0], ids[i + 1, 0]) for i in range(nx)]
+    mesh.groups["right"] = [(ids[nx, j], ids[nx, j + 1]) for j in range(ny)]
+    mesh.groups["top"] = [(ids[i + 1, ny], ids[i, ny]) for i in reversed(range(nx))]
+    mesh.groups["left"] = [(ids[0, j + 1], ids[0, j]) for j in reversed(range(ny))]
     return mesh
+
+
+def unit_square_4x2():
+    return unit_square_grid(4, 2, "unit_square_4x2",
+                            "Unit square as 4 x 2 macros of 0.25 x 0.5 (driven cavity).")
+
+
+def unit_square_2x2():
+    """At level L the (2^(L+1) + 1)^2 grid: L = 9, 10 give the 1.05M and 4.2M unknowns of the
+    peer comparison (bench/peer_comparison.sh)."""
+    return unit_square_grid(2, 2, "unit_square_2x2", "Unit square as 2 x 2 macros of 0.5 x 0.5.")
 
 
 def unit_square_unstructured():
@@ -436,7 +448,8 @@ def dfg_channel():
 
 def main():
     for build, domain_area, min_angle in (
-            (unit_square_4x2, 1.0, MIN_ANGLE), (unit_square_unstructured, 1.0, MIN_ANGLE),
+            (unit_square_4x2, 1.0, MIN_ANGLE), (unit_square_2x2, 1.0, MIN_ANGLE),
+            (unit_square_unstructured, 1.0, MIN_ANGLE),
             (l_shape, 0.75, MIN_ANGLE), (dfg_channel, dfg_channel_area(), DFG_MIN_ANGLE),
             (lambda: strip(10), 0.025, MIN_ANGLE), (lambda: strip(100), 0.0025, MIN_ANGLE)):
         mesh = build()

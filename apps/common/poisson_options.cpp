@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "common/scarc_options.hpp"
+#include "io/atomic_file.hpp"
 #include "parallel/rank_consistency.hpp"
+#include "solvers/global_system.hpp"
 
 namespace po = boost::program_options;
 
@@ -26,7 +28,12 @@ void declare_poisson_keys(Config& config) {
     ("solver.rel_tol", number_key(1e-8), "relative residual reduction")
     ("solver.abs_tol", number_key(0.0), "absolute residual bound")
     ("solver.max_iter", po::value<int>()->default_value(100), "iteration cap (exceeding it is an error)")
-    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length");
+    ("solver.restart", po::value<int>()->default_value(30), "fgmres restart length")
+    ("export-matrix", po::value<std::string>(),
+     "write the assembled system (global node numbering, Dirichlet rows as unit rows, Dirichlet "
+     "columns eliminated) as MatrixMarket: the matrix to this file, the right-hand side to "
+     "FILE.rhs (rank 0 writes both, before the solve; a relative path set in the configuration "
+     "file is relative to its folder)");
   // clang-format on
   declare_scarc_keys(config);
 }
@@ -47,6 +54,14 @@ PoissonParams read_poisson_params(const Config& config, const Communicator& comm
   p.krylov.abs_tol = config.get("solver.abs_tol", Range<double>::at_least(0));
   p.krylov.max_iter = config.get("solver.max_iter", Range<int>::at_least(1));
   p.krylov.restart = config.get("solver.restart", Range<int>::at_least(1));
+  if (config.has("export-matrix")) {
+    p.export_matrix = config.path("export-matrix");
+    try {
+      check_global_system_export(p.export_matrix, comm);
+    } catch (const IoError& e) {
+      config.fail("export-matrix", e.what());
+    }
+  }
   const ScarcOptions scarc = read_scarc_options(config, comm);
   p.multigrid = scarc.multigrid;
   p.coarse_threshold = scarc.coarse_threshold;

@@ -580,4 +580,23 @@ TEST(ConfigKeys, TheSolverKeysDefaultToTheMultigridStruct) {
   EXPECT_EQ(p.coarse_threshold, PoissonParams{}.coarse_threshold);
 }
 
+TEST(ConfigKeys, TheExportMatrixPathIsCheckedWhenTheKeysAreRead) {
+  const std::string missing = "/nonexistent-quilt-directory/system.mtx";
+  const std::string what = read_error("poisson", {"--export-matrix=" + missing});
+  EXPECT_NE(what.find(in_quotes("export-matrix")), std::string::npos) << what;
+  EXPECT_NE(what.find(in_quotes(missing)), std::string::npos) << what;
+  EXPECT_NE(read_error("poisson", {"--export-matrix="}).find("export-matrix"), std::string::npos);
+
+  const Communicator comm;
+  const ScratchDir dir;
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  ASSERT_EQ(error_of(parse_error(config, {"--export-matrix=" + dir.path() + "/a.mtx"})),
+            "(no ConfigError)");
+  PoissonParams p;
+  ASSERT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
+  EXPECT_EQ(p.export_matrix, dir.path() + "/a.mtx");
+  EXPECT_EQ(PoissonParams{}.export_matrix, "") << "no export unless asked for";
+}
+
 }  // namespace

@@ -240,9 +240,9 @@ TEST(Msh4ReaderErrors, NonPlanarNode) {
 // --- the shipped meshes in MSH 4.1 --------------------------------------------------------
 
 // Every shipped mesh (written by meshes/generate_meshes.py in MSH 2.2).
-const char* const kShipped[] = {"unit_square_4x2", "unit_square_unstructured",
-                                "l_shape",         "dfg_channel",
-                                "strip_ar10",      "strip_ar100"};
+const char* const kShipped[] = {"unit_square_4x2", "unit_square_2x2", "unit_square_unstructured",
+                                "l_shape",         "dfg_channel",     "strip_ar10",
+                                "strip_ar100"};
 
 // gmsh writes coordinates with 16 significant digits, the shipped files with 17.
 constexpr double kGmshDigits = 1e-15;

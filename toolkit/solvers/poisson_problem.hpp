@@ -22,6 +22,10 @@ struct PoissonParams {
   KrylovParams krylov;
   GlobalMultigridParams multigrid;  ///< coarse_level is chosen from coarse_threshold
   std::size_t coarse_threshold = kDefaultCoarseThreshold;
+  /// --export-matrix FILE: the assembled finest-level system (solvers/global_system.hpp) as
+  /// MatrixMarket, the matrix to FILE and the right-hand side to FILE.rhs, written before the
+  /// solve and outside the timings; empty: no export.
+  std::string export_matrix;
 };
 
 struct PoissonTimings {
