@@ -14,11 +14,9 @@ EXTRA=${EXTRA:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-. bench/unit_square_2x2.sh
-write_unit_square_2x2 "$TMP/unit_square_2x2.msh"
 # "setup solve iterations" of one run
 run() {
-  "$1" --config apps/configs/poisson.ini --mesh.file="$TMP/unit_square_2x2.msh" --mesh.level="$2" \
+  "$1" --config apps/configs/poisson.ini --mesh.file=meshes/unit_square_2x2.msh --mesh.level="$2" \
     $EXTRA | awk '/iterations/ {it = $2; sub(",", "", it)}
                   /time:/ {s = $6; v = $9} END {print s, v, it}'
 }

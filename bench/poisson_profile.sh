@@ -18,12 +18,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-. bench/unit_square_2x2.sh
-write_unit_square_2x2 "$TMP/unit_square_2x2.msh"
 
 run() {  # run LEVEL [extra args]: the solver's summary
   local L=$1; shift
-  "$BIN" --config apps/configs/poisson.ini --mesh.file="$TMP/unit_square_2x2.msh" \
+  "$BIN" --config apps/configs/poisson.ini --mesh.file=meshes/unit_square_2x2.msh \
     --mesh.level="$L" --solver.local.precision="$PRECISION" $EXTRA "$@"
 }
 
@@ -53,7 +51,7 @@ for L in $LEVELS; do
   echo
   if ! command -v perf > /dev/null; then echo "(perf not installed: no phase breakdown)"; continue; fi
   wall=$( { /usr/bin/time -f '%e' perf record -q -F 499 --call-graph dwarf,16384 -o "$TMP/perf.data" \
-             "$BIN" --config apps/configs/poisson.ini --mesh.file="$TMP/unit_square_2x2.msh" \
+             "$BIN" --config apps/configs/poisson.ini --mesh.file=meshes/unit_square_2x2.msh \
              --mesh.level="$L" --solver.local.precision="$PRECISION" $EXTRA > /dev/null; } 2>&1 | tail -1)
   perf script -i "$TMP/perf.data" -F comm,ip,sym --no-inline 2> /dev/null |
     awk -v phases="$PHASES" -v wall="$wall" '
