@@ -74,8 +74,6 @@ struct DeviceLevel {
   T* spare() { return x[1 - current].get(); }
 };
 
-}  // namespace
-
 template <class T>
 class CudaLocalMultigrid final : public LocalSolver {
  public:
@@ -431,8 +429,6 @@ std::string CudaLocalMultigrid<T>::description() const {
     << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on " << device_name_;
   return s.str();
 }
-
-namespace {
 
 /// Checks that a device is visible, resolves params.device and makes it current; returns the
 /// ordinal and fills name.
