@@ -51,7 +51,10 @@ class KernelLaunch {
 
   template <class... Args>
   void operator()(Args&&... args) const {
-    kernel_<<<grid_, block_, shared_bytes_, stream_> > >(std::forward<Args>(args)...);
+    // clang-format takes this header for C++ and would split the >>>.
+    // clang-format off
+    kernel_<<<grid_, block_, shared_bytes_, stream_>>>(std::forward<Args>(args)...);
+    // clang-format on
   }
 
  private:

@@ -354,8 +354,7 @@ cudaError_t EmulatedDevice::create_event(cudaEvent_t* event) {
 }
 
 cudaError_t EmulatedDevice::destroy_event(cudaEvent_t event) {
-  const auto it =
-      std::find_if(events_.begin(), events_.end(), [&](const auto& e) { return e.get() == event; });
+  const auto it = find_event(event);
   if (it == events_.end())
     return result(cudaErrorInvalidResourceHandle, "cudaEventDestroy of an unknown event");
   events_.erase(it);  // a pending record task holds only a weak reference
@@ -363,8 +362,7 @@ cudaError_t EmulatedDevice::destroy_event(cudaEvent_t event) {
 }
 
 cudaError_t EmulatedDevice::record_event(cudaEvent_t event, cudaStream_t stream) {
-  const auto it =
-      std::find_if(events_.begin(), events_.end(), [&](const auto& e) { return e.get() == event; });
+  const auto it = find_event(event);
   StreamQueue* q = queue(stream);
   if (it == events_.end() || q == nullptr)
     return result(cudaErrorInvalidResourceHandle, "cudaEventRecord: unknown event or stream");
@@ -385,8 +383,7 @@ cudaError_t EmulatedDevice::record_event(cudaEvent_t event, cudaStream_t stream)
 }
 
 cudaError_t EmulatedDevice::synchronize_event(cudaEvent_t event) {
-  const auto it =
-      std::find_if(events_.begin(), events_.end(), [&](const auto& e) { return e.get() == event; });
+  const auto it = find_event(event);
   if (it == events_.end())
     return result(cudaErrorInvalidResourceHandle, "cudaEventSynchronize of an unknown event");
   EventRecord& e = **it;
