@@ -9,6 +9,14 @@
 #endif
 
 namespace quilt::accel {
+namespace {
+
+#ifndef QUILT_HAVE_CUDA
+constexpr const char* kNoCudaBuild =
+    "this build has no CUDA support (nvcc was not found at configure time)";
+#endif
+
+}  // namespace
 
 void check_local_solver_params(const LocalSolverParams& p) {
   if (p.pre_smooth < 0)
@@ -58,9 +66,7 @@ std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params) 
 #ifdef QUILT_HAVE_CUDA
     return make_cuda_local_solver(params);
 #else
-    throw AccelError(
-        "solver.local.target=cuda: this build has no CUDA support (nvcc was not found at "
-        "configure time)");
+    throw AccelError(std::string("solver.local.target=cuda: ") + kNoCudaBuild);
 #endif
   }
   if (params.precision == Precision::float32)
@@ -73,6 +79,14 @@ int cuda_device_count() {
   return cuda_visible_devices();
 #else
   return 0;
+#endif
+}
+
+std::string cuda_unavailable_reason() {
+#ifdef QUILT_HAVE_CUDA
+  return cuda_device_problem();
+#else
+  return kNoCudaBuild;
 #endif
 }
 

@@ -117,4 +117,8 @@ std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params);
 /// Number of CUDA devices visible to this process; 0 without a CUDA build.
 int cuda_device_count();
 
+/// Why the cuda target cannot run here, "" when it can: no CUDA build, no device, or a CUDA driver
+/// that does not match the runtime. Tests print it when they skip (or fail, QUILT_REQUIRE_CUDA=1).
+std::string cuda_unavailable_reason();
+
 }  // namespace quilt::accel

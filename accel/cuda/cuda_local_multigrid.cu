@@ -24,6 +24,7 @@
 #include "accel/cuda/cuda_local_solver.hpp"
 #include "accel/cuda/device_buffer.cuh"
 #include "accel/cuda/device_probe.cuh"
+#include "accel/cuda/device_selection.cuh"
 
 namespace quilt::accel {
 namespace cuda {
@@ -430,32 +431,6 @@ std::string CudaLocalMultigrid<T>::description() const {
   return s.str();
 }
 
-/// Checks that a device is visible, resolves params.device and makes it current; returns the
-/// ordinal and fills name.
-int open_device(const LocalSolverParams& params, std::string& name) {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    // cudaGetDeviceCount leaves no sticky error; clear the last-error slot all the same, so a
-    // caller that falls back to the cpu target starts from a clean runtime state.
-    cudaGetLastError();
-    throw AccelError(std::string("solver.local.target=cuda: no CUDA device is visible "
-                                 "(cudaGetDeviceCount: ") +
-                     (err != cudaSuccess ? cudaGetErrorString(err) : "0 devices") + ")");
-  }
-  const int device = params.device < 0 ? 0 : params.device;
-  if (device >= count)
-    throw AccelError("solver.local.device = " + std::to_string(params.device) +
-                     " is out of range: " + std::to_string(count) + " CUDA device" +
-                     (count == 1 ? " is" : "s are") + " visible (ordinals 0.." +
-                     std::to_string(count - 1) + ")");
-  QUILT_CUDA_CHECK(cudaSetDevice(device));
-  cudaDeviceProp prop{};
-  QUILT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  name = prop.name;
-  return device;
-}
-
 template <class T>
 std::unique_ptr<CudaLocalMultigrid<T>> make_typed(const LocalSolverParams& params) {
   std::string name;
@@ -483,15 +458,6 @@ double time_vcycle(const LocalSolverParams& params,
 std::unique_ptr<LocalSolver> make_cuda_local_solver(const LocalSolverParams& params) {
   if (params.precision == Precision::float32) return cuda::make_typed<float>(params);
   return cuda::make_typed<double>(params);
-}
-
-int cuda_visible_devices() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
 }
 
 }  // namespace quilt::accel

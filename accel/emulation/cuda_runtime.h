@@ -61,6 +61,7 @@ enum cudaError_t : int {
   cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
   cudaErrorSystemDriverMismatch = 803,
+  cudaErrorCompatNotSupportedOnDevice = 804,
 };
 
 enum cudaMemcpyKind : int {
@@ -112,6 +113,11 @@ struct cudaFuncAttributes {
 // --- Runtime API (accel/emulation/runtime_api.cpp)
 // ------------------------------------------------
 
+/// The runtime version the emulation stands in for (CUDA 13.0), and the driver's: the same, or
+/// 12.0 under QUILT_CUDA_EMULATION_FAULT=insufficient-driver.
+inline constexpr int CUDART_VERSION = 13000;
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int* device);

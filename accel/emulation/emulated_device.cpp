@@ -60,6 +60,10 @@ cudaError_t EmulatedDevice::device_count(int& count) const {
   return count == 0 ? cudaErrorNoDevice : cudaSuccess;
 }
 
+int EmulatedDevice::driver_version() const {
+  return injected_fault() == "insufficient-driver" ? 12000 : CUDART_VERSION;
+}
+
 cudaError_t EmulatedDevice::set_device(int device) {
   int count = 0;
   const cudaError_t err = device_count(count);

@@ -33,6 +33,7 @@ class EmulatedDevice {
   /// Devices visible, or the error an injected fault makes cudaGetDeviceCount return.
   cudaError_t device_count(int& count) const;
   cudaError_t set_device(int device);
+  int driver_version() const;
   void properties(cudaDeviceProp& prop) const;
   cudaError_t function_attributes(cudaFuncAttributes& attr) const;
 

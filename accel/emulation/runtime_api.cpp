@@ -16,6 +16,19 @@ EmulatedDevice& device() {
 
 }  // namespace
 
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (version == nullptr) return cudaErrorInvalidValue;
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (version == nullptr) return cudaErrorInvalidValue;
+  const auto lock = device().lock();
+  *version = device().driver_version();
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceCount(int* count) {
   if (count == nullptr) return cudaErrorInvalidValue;
   const auto lock = device().lock();
@@ -100,6 +113,8 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorLaunchFailure";
     case cudaErrorSystemDriverMismatch:
       return "cudaErrorSystemDriverMismatch";
+    case cudaErrorCompatNotSupportedOnDevice:
+      return "cudaErrorCompatNotSupportedOnDevice";
   }
   return "cudaErrorUnknown";
 }
@@ -144,6 +159,8 @@ const char* cudaGetErrorString(cudaError_t error) {
       return "unspecified launch failure";
     case cudaErrorSystemDriverMismatch:
       return "system has unsupported display driver / cuda driver combination";
+    case cudaErrorCompatNotSupportedOnDevice:
+      return "forward compatibility was attempted on non supported HW";
   }
   return "unknown error";
 }

@@ -38,4 +38,14 @@ if(TARGET quilt_accel_emul)
   set_tests_properties(test_accel_cuda_emul_no_device PROPERTIES
                        LABELS "serial;accel;cuda;emul" TIMEOUT 60
                        ENVIRONMENT "QUILT_REQUIRE_CUDA=1;QUILT_CUDA_EMULATION_DEVICES=0")
+
+  # QUILT_REQUIRE_CUDA=1 turns a skip for a missing device into a failure: shown on the emulation
+  # with its device hidden (this entry passes when the test fails with that message).
+  add_test(NAME test_accel_cuda_emul_required_without_device
+           COMMAND test_accel_cuda_emul --gtest_filter=CudaLocalSolver.SolveBeforeSetupThrows)
+  set_tests_properties(test_accel_cuda_emul_required_without_device PROPERTIES
+                       LABELS "serial;accel;cuda;emul" TIMEOUT 60
+                       ENVIRONMENT "QUILT_REQUIRE_CUDA=1;QUILT_CUDA_EMULATION_DEVICES=0"
+                       PASS_REGULAR_EXPRESSION
+                       "QUILT_REQUIRE_CUDA=1, but no CUDA device is visible[^\n]*\n\\[  FAILED  \\]")
 endif()
