@@ -106,6 +106,12 @@ void check_update_levels(const std::vector<const BandedMatrix<double>*>& levels,
 void check_level_structure(const BandedMatrix<double>& A, std::size_t k, int macros, int n,
                            const std::vector<std::size_t>& unit_rows, std::string_view who);
 
+/// The cycle and smoother of params as descriptions show them, e.g. "V(2,3) gs/colour(1)".
+std::string describe_cycle(const LocalSolverParams& params);
+
+/// Whether the cuda target has smoother s in ordering o: jacobi, and the 4-colour gs, sor, ssor.
+bool cuda_has_smoother(SmootherType s, SweepOrder o);
+
 /// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a
 /// smoother the target does not have; make_local_solver checks the same.
 void check_local_solver_params(const LocalSolverParams& params);

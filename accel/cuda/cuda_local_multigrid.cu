@@ -25,6 +25,7 @@
 #include "accel/cuda/device_buffer.cuh"
 #include "accel/cuda/device_probe.cuh"
 #include "accel/cuda/device_selection.cuh"
+#include "accel/cuda/smoother_kernels.cuh"
 
 namespace quilt::accel {
 namespace cuda {
@@ -107,7 +108,8 @@ class CudaLocalMultigrid final : public LocalSolver {
   /// with unit stride.
   void load_coarse_lu(const BandedMatrix<double>& A);
   void vcycle(int k, bool x_is_zero);
-  void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero);
+  /// steps sweeps of the smoother on level l (backward: the post-smoother's direction).
+  void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
   /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
   void finest_defect_norms(const T* x);
   void select_device() const { QUILT_CUDA_CHECK(cudaSetDevice(device_)); }
@@ -293,9 +295,26 @@ void CudaLocalMultigrid<T>::load_coarse_lu(const BandedMatrix<double>& A) {
 }
 
 template <class T>
-void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero) {
+void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward) {
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
+  if (params_.smoother != SmootherType::jacobi) {
+    // 4-colour Gauss-Seidel / SOR in place, from x = 0 when asked (as the cpu smoother starts);
+    // SSOR sweeps forward and then backward in every step.
+    if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
+    for (int step = 0; step < steps; ++step) {
+      if (params_.smoother == SmootherType::ssor) {
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               false, s);
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               true, s);
+      } else {
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               backward, s);
+      }
+    }
+    return;
+  }
   for (int step = 0; step < steps; ++step) {
     if (step == 0 && x_is_zero) {
       launch_jacobi_from_zero(l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape, s);
@@ -322,7 +341,7 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
                     coarse_size_, macros_, s);
     return;
   }
-  smooth(l, params_.pre_smooth, x_is_zero);
+  smooth(l, params_.pre_smooth, x_is_zero, false);
   // The defect goes to the spare buffer: it is free between the smoothing sweeps.
   T* d = l.spare();
   launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, l.dirichlet.get(), T(0),
@@ -331,7 +350,7 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   launch_restrict(d, c.dirichlet.get(), c.b.get(), c.shape, l.shape, s);
   vcycle(k - 1, true);
   launch_prolongate_add(c.iterate(), l.iterate(), c.shape, l.shape, s);
-  smooth(l, params_.post_smooth, false);
+  smooth(l, params_.post_smooth, false, true);
 }
 
 template <class T>
@@ -426,8 +445,8 @@ double CudaLocalMultigrid<T>::time_vcycle(int reps) {
 template <class T>
 std::string CudaLocalMultigrid<T>::description() const {
   std::ostringstream s;
-  s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " V(" << params_.pre_smooth
-    << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on " << device_name_;
+  s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " " << describe_cycle(params_)
+    << " on " << device_name_;
   return s.str();
 }
 

@@ -14,12 +14,15 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=${1:-$(mktemp -d /tmp/quilt-emulation-defects.XXXXXX)}
 jobs=${QUILT_JOBS:-2}
 src=$work/src
+pristine=$work/pristine
 build=$work/build
-mkdir -p "$src/tests"
-rm -rf "$src/accel" "$src/tests/accel" "$src/bench"
-cp -r "$root/accel" "$src/accel"
-cp -r "$root/tests/accel" "$src/tests/accel"
-cp -r "$root/bench" "$src/bench"
+# A snapshot: edits to the working tree while this runs do not reach the copy.
+rm -rf "$src" "$pristine"
+mkdir -p "$pristine/tests"
+cp -r "$root/accel" "$pristine/accel"
+cp -r "$root/tests/accel" "$pristine/tests/accel"
+cp -r "$root/bench" "$pristine/bench"
+cp -r "$pristine" "$src"
 
 echo "== configure and build the copy in $work"
 cmake -S "$src/accel" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQUILT_CUDA=OFF >"$work/configure.log"
@@ -57,10 +60,12 @@ summary() {  # the failed tests of a log, or its last lines
 }
 
 kernels=accel/cuda/band_kernels.cuh
+smoothers=accel/cuda/smoother_kernels.cuh
 multigrid=accel/cuda/cuda_local_multigrid.cu
 # name | file | occurrence | text | replacement
 defects=(
   "band index off by one (interior rows of band_row read band k-1)|$kernels|1|A.band[k] + g|A.band[k - 1] + g"
+  "band index off by one (colour Gauss-Seidel couples the node below through band 1, not 2)|$smoothers|1|A.band[first + 2]|A.band[first + 1]"
   "barrier removed: norm reduction, after the per-thread sums|$kernels|1|__syncthreads();|"
   "barrier removed: norm reduction, inside the tree|$kernels|2|__syncthreads();|"
   "barrier removed: coarse LU, after loading the right-hand side|$kernels|3|__syncthreads();|"
@@ -89,9 +94,9 @@ for d in "${defects[@]}"; do
   old=$(printf '%s' "$d" | python3 -c 'import sys; print(sys.stdin.read().split("|")[3], end="")')
   new=$(printf '%s' "$d" | python3 -c 'import sys; print(sys.stdin.read().split("|")[4], end="")')
   echo "== defect $i: $name"
-  cp "$root/$file" "$src/$file"
+  cp "$pristine/$file" "$src/$file"
   replace "$src/$file" "$nth" "$old" "$new"
-  diff -u "$root/$file" "$src/$file" | sed -n '3,$p' | grep '^[-+]' | sed 's/^/   /' || true
+  diff -u "$pristine/$file" "$src/$file" | sed -n '3,$p' | grep '^[-+]' | sed 's/^/   /' || true
   log=$work/defect$i.log
   set +e
   suite "$log"
@@ -100,9 +105,12 @@ for d in "${defects[@]}"; do
   if [[ $rc -eq 0 ]]; then
     echo "MISSED: the suite passes"
     status=1
+  elif [[ $rc -eq 2 ]]; then
+    echo "INVALID: the defect does not build ($log)"
+    status=1
   else
     echo "caught (exit $rc): $(summary "$log")"
   fi
-  cp "$root/$file" "$src/$file"
+  cp "$pristine/$file" "$src/$file"
 done
 exit $status
