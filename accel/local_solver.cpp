@@ -13,7 +13,7 @@ namespace quilt::accel {
 namespace {
 
 constexpr const char* kCudaSmoothers =
-    "jacobi, and gs, sor, ssor with solver.local.ordering = colour";
+    "jacobi, and gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.local.ordering = colour";
 
 #ifndef QUILT_HAVE_CUDA
 constexpr const char* kNoCudaBuild =
@@ -45,8 +45,8 @@ void check_local_solver_params(const LocalSolverParams& p) {
 
 bool cuda_has_smoother(SmootherType s, SweepOrder o) {
   if (s == SmootherType::jacobi) return true;
-  const bool point = s == SmootherType::gs || s == SmootherType::sor || s == SmootherType::ssor;
-  return point && o == SweepOrder::colour;
+  // The 4-colour point smoothers and the zebra line smoothers: their data-parallel forms.
+  return s != SmootherType::ilu && o == SweepOrder::colour;
 }
 
 std::string describe_cycle(const LocalSolverParams& p) {

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "accel/cpu/dense_lu.hpp"
+#include "accel/cpu/smoothers/grid_transpose.hpp"
+#include "accel/cpu/smoothers/line_smoother.hpp"
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
 #include "accel/cuda/cuda_local_solver.hpp"
@@ -37,6 +39,13 @@ constexpr std::size_t kCoarseSharedLimit = 48 * 1024;
 
 constexpr const char* kSetup = "cuda local multigrid setup";
 constexpr const char* kUpdate = "cuda local multigrid update";
+
+bool x_lines(SmootherType s) {
+  return s == SmootherType::trigs_x || s == SmootherType::aditrigs;
+}
+bool y_lines(SmootherType s) {
+  return s == SmootherType::trigs_y || s == SmootherType::aditrigs;
+}
 
 void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
   check_local_levels(levels, kSetup);
@@ -64,6 +73,22 @@ struct DeviceLevel {
   DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
   DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
   int current = 0;                        ///< which x holds the iterate
+  // Line smoothers only (k >= 1): the factors of the x-lines (1/pivot, then upper), and the grid
+  // transpose A' whose x-lines are A's y-lines, its factors in the slots of bands 4 and 5, with
+  // b and x transposed; on the host the converted matrix and A', for the factorisation.
+  DeviceBuffer<T> line_factors;
+  DeviceBuffer<T> transposed;
+  DeviceBuffer<T> bt, xt;
+  BandedMatrix<T> host;
+  BandedMatrix<T> host_transposed;
+  std::vector<T> host_factors;
+
+  DeviceBands<T> transposed_view() const {
+    DeviceBands<T> v{};
+    for (int k = 0; k < kBands; ++k)
+      v.band[k] = transposed.get() + static_cast<std::size_t>(k) * shape.rows;
+    return v;
+  }
 
   DeviceBands<T> view() const {
     DeviceBands<T> v{};
@@ -110,6 +135,8 @@ class CudaLocalMultigrid final : public LocalSolver {
   void vcycle(int k, bool x_is_zero);
   /// steps sweeps of the smoother on level l (backward: the post-smoother's direction).
   void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
+  /// The zebra line smoothers (trigs-x, trigs-y, aditrigs).
+  void smooth_lines(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
   /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
   void finest_defect_norms(const T* x);
   void select_device() const { QUILT_CUDA_CHECK(cudaSetDevice(device_)); }
@@ -233,6 +260,19 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
     l.bands = DeviceBuffer<T>(rows * kBands);
     l.invdiag = DeviceBuffer<T>(rows);
     l.x[1] = DeviceBuffer<T>(rows);
+    if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+      l.host = BandedMatrix<T>(src.macros, src.n);
+      if (x_lines(params_.smoother)) {
+        l.line_factors = DeviceBuffer<T>(2 * rows);
+        l.host_factors.resize(2 * rows);
+      }
+      if (y_lines(params_.smoother)) {
+        l.host_transposed = BandedMatrix<T>(src.macros, src.n);
+        l.transposed = DeviceBuffer<T>(rows * kBands);
+        l.bt = DeviceBuffer<T>(rows);
+        l.xt = DeviceBuffer<T>(rows);
+      }
+    }
   }
   stream_.synchronize();  // before the mask goes
 }
@@ -270,6 +310,24 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     upload(l.bands.get() + b * rows, staged, rows);
   }
   stream_.synchronize();
+  if (l.host.macros == 0) return;
+  // Line smoothers: the cpu target's factors of the converted matrix (and of its transpose).
+  for (int b = 0; b < kBands; ++b)
+    std::transform(src.band[b].begin(), src.band[b].end(), l.host.band[b].begin(),
+                   [](double v) { return static_cast<T>(v); });
+  if (x_lines(params_.smoother)) {
+    cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
+                                    false);
+    upload(l.line_factors.get(), l.host_factors.data(), 2 * rows);
+  }
+  if (y_lines(params_.smoother)) {
+    cpu::grid_transpose_into(l.host, l.host_transposed);
+    cpu::LineSmoother<T>::factorise(l.host_transposed, l.host_transposed.band[kCentre].data(),
+                                    l.host_transposed.band[kCentre + 1].data(), true);
+    for (int b = 0; b < kBands; ++b)
+      upload(l.transposed.get() + b * rows, l.host_transposed.band[b].data(), rows);
+  }
+  stream_.synchronize();
 }
 
 template <class T>
@@ -295,9 +353,57 @@ void CudaLocalMultigrid<T>::load_coarse_lu(const BandedMatrix<double>& A) {
 }
 
 template <class T>
+void CudaLocalMultigrid<T>::smooth_lines(DeviceLevel<T>& l, int steps, bool x_is_zero,
+                                         bool backward) {
+  const T omega = static_cast<T>(params_.omega());
+  const cudaStream_t s = stream_.get();
+  const std::size_t rows = l.shape.rows;
+  // The spare iterate buffer is free while smoothing: the forward-eliminated right-hand sides.
+  T* y = l.spare();
+  const auto sweep_x = [&](bool reverse) {
+    launch_zebra_sweep(l.view(), l.line_factors.get(), l.line_factors.get() + rows, l.b.get(),
+                       l.iterate(), y, omega, l.shape, reverse, s);
+  };
+  const auto sweep_y = [&](bool reverse) {
+    const DeviceBands<T> t = l.transposed_view();
+    launch_transpose_grid(l.iterate(), l.xt.get(), l.shape, s);
+    launch_zebra_sweep(t, t.band[kCentre], t.band[kCentre + 1], l.bt.get(), l.xt.get(), y, omega,
+                       l.shape, reverse, s);
+    launch_transpose_grid(l.xt.get(), l.iterate(), l.shape, s);
+  };
+  if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * rows, s));
+  if (y_lines(params_.smoother) && steps > 0)
+    launch_transpose_grid(l.b.get(), l.bt.get(), l.shape, s);
+  for (int step = 0; step < steps; ++step) {
+    switch (params_.smoother) {
+      case SmootherType::trigs_x:
+        sweep_x(backward);
+        break;
+      case SmootherType::trigs_y:
+        sweep_y(backward);
+        break;
+      default:
+        // ADI: x-lines then y-lines; backward is its adjoint, y-lines then x-lines, each reversed
+        // (as the cpu LineSmoother).
+        if (!backward) {
+          sweep_x(false);
+          sweep_y(false);
+        } else {
+          sweep_y(true);
+          sweep_x(true);
+        }
+    }
+  }
+}
+
+template <class T>
 void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward) {
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
+  if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+    smooth_lines(l, steps, x_is_zero, backward);
+    return;
+  }
   if (params_.smoother != SmootherType::jacobi) {
     // 4-colour Gauss-Seidel / SOR in place, from x = 0 when asked (as the cpu smoother starts);
     // SSOR sweeps forward and then backward in every step.

@@ -308,17 +308,18 @@ TEST(CudaLocalSolver, MatchesCpuOnEveryLevel) {
   }
 }
 
-/// The 4-colour point smoothers (gs, sor, ssor): one kernel per colour against the cpu target's
-/// colour sweeps, which visit the colours in the same order; pre-smoothing forward,
-/// post-smoothing backward.
+/// The 4-colour point smoothers (gs, sor, ssor) and the zebra line smoothers (trigs-x, trigs-y,
+/// aditrigs): one launch per colour against the cpu target's colour sweeps, which visit the
+/// colours in the same order; pre-smoothing forward, post-smoothing backward.
 TEST(CudaLocalSolver, ColourSmoothersMatchCpuOnEveryLevel) {
   QUILT_REQUIRE_CUDA_DEVICE();
   struct Case {
     SmootherType type;
     std::optional<double> omega;
   };
-  for (const Case& k :
-       {Case{SmootherType::gs, {}}, Case{SmootherType::sor, 1.25}, Case{SmootherType::ssor, 0.9}}) {
+  for (const Case& k : {Case{SmootherType::gs, {}}, Case{SmootherType::sor, 1.25},
+                        Case{SmootherType::ssor, 0.9}, Case{SmootherType::trigs_x, {}},
+                        Case{SmootherType::trigs_y, 0.8}, Case{SmootherType::aditrigs, {}}}) {
     for (int fine = 2; fine <= 8; ++fine) {
       SCOPED_TRACE(to_string(k.type) + ", fine level " + std::to_string(fine));
       const Problem p = make_problem(1, fine, mixed_macros(3), 41u + fine);
@@ -345,9 +346,11 @@ TEST(CudaLocalSolver, ColourSmoothersMatchCpuOnEveryLevel) {
       EXPECT_LE(worst[1], 1e-12);
     }
   }
-  // Lexicographic orderings and the other smoothers are refused, naming the key.
+  // Lexicographic orderings and ILU are refused.
   LocalSolverParams lex = params_for(Target::cuda, Precision::float32);
   lex.smoother = SmootherType::gs;
+  EXPECT_THROW(make_local_solver(lex), AccelError);
+  lex.smoother = SmootherType::ilu;
   EXPECT_THROW(make_local_solver(lex), AccelError);
 }
 

@@ -31,6 +31,11 @@ class LineSmoother final : public Smoother<T> {
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
 
+  /// Factorises the x-lines of C into inv_pivot and upper (which may alias C's bands 4 and 5,
+  /// read before written). transposed: C is the grid transpose (for the node in messages). Public
+  /// for the cuda target, which solves the same factors on the device.
+  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed);
+
  private:
   void refresh(const BandedMatrix<T>& A) override;
 
@@ -45,9 +50,6 @@ class LineSmoother final : public Smoother<T> {
     const T* inv_pivot = nullptr;
     const T* upper = nullptr;
   };
-  /// Factorises the x-lines of C into inv_pivot and upper (which may alias C's bands 4 and 5,
-  /// read before written). transposed: C is the grid transpose (for the node in messages).
-  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed);
   /// One sweep over all x-lines of a system.
   void sweep(const LineSystem& s, const T* b, T* x, bool reverse);
   void relax_line(const LineSystem& s, std::size_t base, int line, const T* b, T* x);
