@@ -41,9 +41,14 @@ std::string device_problem() {
       int driver = 0, runtime = 0;
       cudaDriverGetVersion(&driver);
       cudaRuntimeGetVersion(&runtime);
-      return "the CUDA driver does not match the CUDA runtime of this build (driver supports " +
-             (driver > 0 ? "CUDA " + version_text(driver) : std::string("no CUDA version")) +
-             ", runtime is CUDA " + version_text(runtime) + "; " +
+      // The runtime reports a missing driver (no libcuda) as an insufficient one; driver version
+      // 0 tells the two apart.
+      if (driver == 0)
+        return "no CUDA device is visible (no CUDA driver is installed; " +
+               error_text("cudaGetDeviceCount", err) + ")";
+      return "the CUDA driver does not match the CUDA runtime of this build (driver supports "
+             "CUDA " +
+             version_text(driver) + ", runtime is CUDA " + version_text(runtime) + "; " +
              error_text("cudaGetDeviceCount", err) +
              "): install a newer driver or build with the toolkit the driver supports";
     }

@@ -114,7 +114,7 @@ struct cudaFuncAttributes {
 // ------------------------------------------------
 
 /// The runtime version the emulation stands in for (CUDA 13.0), and the driver's: the same, or
-/// 12.0 under QUILT_CUDA_EMULATION_FAULT=insufficient-driver.
+/// 12.0 under QUILT_CUDA_EMULATION_FAULT=insufficient-driver (0: no-driver).
 inline constexpr int CUDART_VERSION = 13000;
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaDriverGetVersion(int* version);

@@ -54,13 +54,15 @@ EmulatedDevice& EmulatedDevice::instance() {
 
 cudaError_t EmulatedDevice::device_count(int& count) const {
   count = 0;
-  if (injected_fault() == "insufficient-driver") return cudaErrorInsufficientDriver;
+  if (injected_fault() == "insufficient-driver" || injected_fault() == "no-driver")
+    return cudaErrorInsufficientDriver;
   const char* env = std::getenv("QUILT_CUDA_EMULATION_DEVICES");
   count = env ? std::max(0, std::atoi(env)) : 1;
   return count == 0 ? cudaErrorNoDevice : cudaSuccess;
 }
 
 int EmulatedDevice::driver_version() const {
+  if (injected_fault() == "no-driver") return 0;
   return injected_fault() == "insufficient-driver" ? 12000 : CUDART_VERSION;
 }
 

@@ -7,6 +7,8 @@
 // the cuda target's messages for a machine without a working device:
 //   QUILT_CUDA_EMULATION_DEVICES=0                     no device (cudaErrorNoDevice)
 //   QUILT_CUDA_EMULATION_FAULT=insufficient-driver     driver older than the runtime
+//   QUILT_CUDA_EMULATION_FAULT=no-driver               no driver installed (reported by the
+//                                                      runtime as an insufficient one)
 //   QUILT_CUDA_EMULATION_FAULT=no-kernel-image         the binary has no code for the device
 
 #include <cuda_runtime.h>

@@ -236,6 +236,17 @@ TEST(CudaLocalSolverEmulatedFaults, DriverMismatchIsNotReportedAsNoDevice) {
   EXPECT_NE(cuda_unavailable_reason().find("driver"), std::string::npos);
 }
 
+TEST(CudaLocalSolverEmulatedFaults, MissingDriverIsReportedAsNoDevice) {
+  // The runtime answers cudaErrorInsufficientDriver without any driver (no libcuda), as on a CI
+  // machine with the toolkit alone.
+  const EmulatedFault fault("QUILT_CUDA_EMULATION_FAULT", "no-driver");
+  EXPECT_EQ(cuda_device_count(), 0);
+  const std::string why = rejection(params_for(Target::cuda, Precision::float32));
+  EXPECT_NE(why.find("no CUDA device is visible (no CUDA driver is installed"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("cudaErrorInsufficientDriver"), std::string::npos) << why;
+}
+
 TEST(CudaLocalSolverEmulatedFaults, NoDeviceIsReportedAsSuch) {
   const EmulatedFault fault("QUILT_CUDA_EMULATION_DEVICES", "0");
   EXPECT_EQ(cuda_device_count(), 0);
