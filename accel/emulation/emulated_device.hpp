@@ -61,7 +61,7 @@ class EmulatedDevice {
 
   cudaError_t create_stream(cudaStream_t* stream, unsigned flags);
   cudaError_t destroy_stream(cudaStream_t stream);
-  /// Runs the stream's queue through `last` (all of it by default).
+  /// Runs everything queued on the stream (null: the legacy default stream).
   cudaError_t synchronize(cudaStream_t stream);
   cudaError_t synchronize_device();
 
