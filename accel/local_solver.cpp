@@ -1,6 +1,7 @@
 #include "accel/local_solver.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "accel/cpu/local_multigrid.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
@@ -9,6 +10,17 @@
 #endif
 
 namespace quilt::accel {
+namespace {
+
+constexpr const char* kCudaSmoothers =
+    "jacobi, and gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.local.ordering = colour";
+
+#ifndef QUILT_HAVE_CUDA
+constexpr const char* kNoCudaBuild =
+    "this build has no CUDA support (nvcc was not found at configure time)";
+#endif
+
+}  // namespace
 
 void check_local_solver_params(const LocalSolverParams& p) {
   if (p.pre_smooth < 0)
@@ -24,11 +36,25 @@ void check_local_solver_params(const LocalSolverParams& p) {
   if (p.device < -1)
     throw AccelError("solver.local.device must be -1 (first visible) or a device ordinal, got " +
                      std::to_string(p.device));
-  // The cuda target has the data-parallel Jacobi only so far.
-  if (p.target == Target::cuda && p.smoother != SmootherType::jacobi)
+  if (p.target == Target::cuda && !cuda_has_smoother(p.smoother, p.ordering))
     throw AccelError("solver.local.smoother = " + to_string(p.smoother) +
-                     " is not available on solver.local.target = cuda yet (it has jacobi: set "
-                     "solver.local.smoother = jacobi)");
+                     " with solver.local.ordering = " + to_string(p.ordering) +
+                     " is not available on solver.local.target = cuda yet (it has " +
+                     kCudaSmoothers + ")");
+}
+
+bool cuda_has_smoother(SmootherType s, SweepOrder o) {
+  if (s == SmootherType::jacobi) return true;
+  // The 4-colour point smoothers and the zebra line smoothers: their data-parallel forms.
+  return s != SmootherType::ilu && o == SweepOrder::colour;
+}
+
+std::string describe_cycle(const LocalSolverParams& p) {
+  std::ostringstream s;
+  s << "V(" << p.pre_smooth << "," << p.post_smooth << ") " << to_string(p.smoother);
+  if (p.ordering == SweepOrder::colour) s << "/colour";
+  s << "(" << p.omega() << ")";
+  return s.str();
 }
 
 Target parse_target(const std::string& s) {
@@ -58,9 +84,7 @@ std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params) 
 #ifdef QUILT_HAVE_CUDA
     return make_cuda_local_solver(params);
 #else
-    throw AccelError(
-        "solver.local.target=cuda: this build has no CUDA support (nvcc was not found at "
-        "configure time)");
+    throw AccelError(std::string("solver.local.target=cuda: ") + kNoCudaBuild);
 #endif
   }
   if (params.precision == Precision::float32)
@@ -73,6 +97,14 @@ int cuda_device_count() {
   return cuda_visible_devices();
 #else
   return 0;
+#endif
+}
+
+std::string cuda_unavailable_reason() {
+#ifdef QUILT_HAVE_CUDA
+  return cuda_device_problem();
+#else
+  return kNoCudaBuild;
 #endif
 }
 

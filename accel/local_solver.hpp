@@ -106,6 +106,13 @@ void check_update_levels(const std::vector<const BandedMatrix<double>*>& levels,
 void check_level_structure(const BandedMatrix<double>& A, std::size_t k, int macros, int n,
                            const std::vector<std::size_t>& unit_rows, std::string_view who);
 
+/// The cycle and smoother of params as descriptions show them, e.g. "V(2,3) gs/colour(1)".
+std::string describe_cycle(const LocalSolverParams& params);
+
+/// Whether the cuda target has smoother s in ordering o: jacobi, the 4-colour gs, sor, ssor and
+/// the zebra trigs-x, trigs-y, aditrigs (not ilu).
+bool cuda_has_smoother(SmootherType s, SweepOrder o);
+
 /// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a
 /// smoother the target does not have; make_local_solver checks the same.
 void check_local_solver_params(const LocalSolverParams& params);
@@ -116,5 +123,9 @@ std::unique_ptr<LocalSolver> make_local_solver(const LocalSolverParams& params);
 
 /// Number of CUDA devices visible to this process; 0 without a CUDA build.
 int cuda_device_count();
+
+/// Why the cuda target cannot run here, "" when it can: no CUDA build, no device, or a CUDA driver
+/// that does not match the runtime. Tests print it when they skip (or fail, QUILT_REQUIRE_CUDA=1).
+std::string cuda_unavailable_reason();
 
 }  // namespace quilt::accel

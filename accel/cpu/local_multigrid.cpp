@@ -172,10 +172,7 @@ template <class T>
 std::string CpuLocalMultigrid<T>::description() const {
   std::ostringstream s;
   s << "cpu/" << to_string(std::is_same_v<T, float> ? Precision::float32 : Precision::float64)
-    << " V(" << params_.pre_smooth << "," << params_.post_smooth << ") "
-    << to_string(params_.smoother);
-  if (params_.ordering == SweepOrder::colour) s << "/colour";
-  s << "(" << params_.omega() << ")";
+    << " " << describe_cycle(params_);
   return s.str();
 }
 

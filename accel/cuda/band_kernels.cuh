@@ -18,6 +18,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cuda/cuda_check.cuh"
+#include "accel/cuda/launch.cuh"
 
 namespace quilt::accel::cuda {
 
@@ -107,8 +108,8 @@ template <class T, BandOp op>
 void launch_band(const DeviceBands<T>& A, const T* x, const T* b, const T* invdiag,
                  const unsigned char* mask, T omega, T* y, const LevelShape& s,
                  cudaStream_t stream) {
-  band_kernel<T, op><<<grid_for(s.rows), kBlock, 0, stream>>>(A, x, b, invdiag, mask, omega, y,
-                                                              s.nn, s.n, s.rows);
+  launch(band_kernel<T, op>, grid_for(s.rows), kBlock, 0, stream)(A, x, b, invdiag, mask, omega, y,
+                                                                  s.nn, s.n, s.rows);
   QUILT_CUDA_CHECK_LAUNCH("band_kernel");
 }
 
@@ -124,7 +125,8 @@ __global__ void __launch_bounds__(kBlock)
 template <class T>
 void launch_jacobi_from_zero(const T* b, const T* invdiag, T omega, T* y, const LevelShape& s,
                              cudaStream_t stream) {
-  jacobi_from_zero_kernel<T><<<grid_for(s.rows), kBlock, 0, stream>>>(b, invdiag, omega, y, s.rows);
+  launch(jacobi_from_zero_kernel<T>, grid_for(s.rows), kBlock, 0, stream)(b, invdiag, omega, y,
+                                                                          s.rows);
   QUILT_CUDA_CHECK_LAUNCH("jacobi_from_zero_kernel");
 }
 
@@ -169,8 +171,8 @@ __global__ void __launch_bounds__(kBlock)
 template <class T>
 void launch_restrict(const T* d_f, const unsigned char* dirichlet_c, T* b_c, const LevelShape& c,
                      const LevelShape& f, cudaStream_t stream) {
-  restrict_kernel<T><<<grid_for(c.rows), kBlock, 0, stream>>>(d_f, dirichlet_c, b_c, c.n, c.nn, f.n,
-                                                              f.nn, c.rows);
+  launch(restrict_kernel<T>, grid_for(c.rows), kBlock, 0, stream)(d_f, dirichlet_c, b_c, c.n, c.nn,
+                                                                  f.n, f.nn, c.rows);
   QUILT_CUDA_CHECK_LAUNCH("restrict_kernel");
 }
 
@@ -204,8 +206,8 @@ __global__ void __launch_bounds__(kBlock)
 template <class T>
 void launch_prolongate_add(const T* x_c, T* x_f, const LevelShape& c, const LevelShape& f,
                            cudaStream_t stream) {
-  prolongate_add_kernel<T>
-      <<<grid_for(f.rows), kBlock, 0, stream>>>(x_c, x_f, c.n, c.nn, f.n, f.nn, f.rows);
+  launch(prolongate_add_kernel<T>, grid_for(f.rows), kBlock, 0, stream)(x_c, x_f, c.n, c.nn, f.n,
+                                                                        f.nn, f.rows);
   QUILT_CUDA_CHECK_LAUNCH("prolongate_add_kernel");
 }
 
@@ -219,7 +221,7 @@ __global__ void __launch_bounds__(kBlock)
 
 template <class From, class To>
 void launch_convert(const From* in, To* out, std::size_t count, cudaStream_t stream) {
-  convert_kernel<From, To><<<grid_for(count), kBlock, 0, stream>>>(in, out, count);
+  launch(convert_kernel<From, To>, grid_for(count), kBlock, 0, stream)(in, out, count);
   QUILT_CUDA_CHECK_LAUNCH("convert_kernel");
 }
 
@@ -231,7 +233,7 @@ template <class T>
 __global__ void __launch_bounds__(kBlock)
     defect_sq_partial_kernel(DeviceBands<T> A, const T* __restrict__ x, const T* __restrict__ b,
                              unsigned nn, int n, double* __restrict__ partial) {
-  __shared__ double sh[kBlock];
+  QUILT_SHARED(double, sh, kBlock);
   const unsigned m = blockIdx.y;
   const unsigned chunks = gridDim.x;
   const unsigned base = m * nn;
@@ -272,11 +274,11 @@ inline unsigned norm_chunks(unsigned nn, int macros) {
 template <class T>
 void launch_defect_norms(const DeviceBands<T>& A, const T* x, const T* b, const LevelShape& s,
                          unsigned chunks, double* partial, double* norms, cudaStream_t stream) {
-  defect_sq_partial_kernel<T>
-      <<<dim3(chunks, s.macros), kBlock, 0, stream>>>(A, x, b, s.nn, s.n, partial);
+  launch(defect_sq_partial_kernel<T>, dim3(chunks, s.macros), kBlock, 0, stream)(A, x, b, s.nn, s.n,
+                                                                                 partial);
   QUILT_CUDA_CHECK_LAUNCH("defect_sq_partial_kernel");
-  norm_finish_kernel<<<(s.macros + kBlock - 1) / kBlock, kBlock, 0, stream>>>(partial, chunks,
-                                                                              s.macros, norms);
+  launch(norm_finish_kernel, (s.macros + kBlock - 1) / kBlock, kBlock, 0, stream)(partial, chunks,
+                                                                                  s.macros, norms);
   QUILT_CUDA_CHECK_LAUNCH("norm_finish_kernel");
 }
 
@@ -297,7 +299,7 @@ template <class T>
 __global__ void lu_solve_kernel(const T* __restrict__ lu, const int* __restrict__ perm,
                                 const unsigned char* __restrict__ dirichlet,
                                 const T* __restrict__ b, T* __restrict__ x, int N) {
-  extern __shared__ __align__(16) unsigned char lu_smem[];
+  QUILT_DYNAMIC_SHARED(unsigned char, lu_smem);
   T* y = reinterpret_cast<T*>(lu_smem);
   const std::size_t m = blockIdx.x;
   const T* f = lu + m * N * N;
@@ -328,7 +330,7 @@ template <class T>
 void launch_lu_solve(const T* lu, const int* perm, const unsigned char* dirichlet, const T* b, T* x,
                      int N, int macros, cudaStream_t stream) {
   const int threads = std::min(kBlock, ((N + 31) / 32) * 32);
-  lu_solve_kernel<T><<<macros, threads, N * sizeof(T), stream>>>(lu, perm, dirichlet, b, x, N);
+  launch(lu_solve_kernel<T>, macros, threads, N * sizeof(T), stream)(lu, perm, dirichlet, b, x, N);
   QUILT_CUDA_CHECK_LAUNCH("lu_solve_kernel");
 }
 

@@ -19,11 +19,15 @@
 #include <vector>
 
 #include "accel/cpu/dense_lu.hpp"
+#include "accel/cpu/smoothers/grid_transpose.hpp"
+#include "accel/cpu/smoothers/line_smoother.hpp"
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
 #include "accel/cuda/cuda_local_solver.hpp"
 #include "accel/cuda/device_buffer.cuh"
 #include "accel/cuda/device_probe.cuh"
+#include "accel/cuda/device_selection.cuh"
+#include "accel/cuda/smoother_kernels.cuh"
 
 namespace quilt::accel {
 namespace cuda {
@@ -35,6 +39,13 @@ constexpr std::size_t kCoarseSharedLimit = 48 * 1024;
 
 constexpr const char* kSetup = "cuda local multigrid setup";
 constexpr const char* kUpdate = "cuda local multigrid update";
+
+bool x_lines(SmootherType s) {
+  return s == SmootherType::trigs_x || s == SmootherType::aditrigs;
+}
+bool y_lines(SmootherType s) {
+  return s == SmootherType::trigs_y || s == SmootherType::aditrigs;
+}
 
 void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
   check_local_levels(levels, kSetup);
@@ -62,6 +73,22 @@ struct DeviceLevel {
   DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
   DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
   int current = 0;                        ///< which x holds the iterate
+  // Line smoothers only (k >= 1): the factors of the x-lines (1/pivot, then upper), and the grid
+  // transpose A' whose x-lines are A's y-lines, its factors in the slots of bands 4 and 5, with
+  // b and x transposed; on the host the converted matrix and A', for the factorisation.
+  DeviceBuffer<T> line_factors;
+  DeviceBuffer<T> transposed;
+  DeviceBuffer<T> bt, xt;
+  BandedMatrix<T> host;
+  BandedMatrix<T> host_transposed;
+  std::vector<T> host_factors;
+
+  DeviceBands<T> transposed_view() const {
+    DeviceBands<T> v{};
+    for (int k = 0; k < kBands; ++k)
+      v.band[k] = transposed.get() + static_cast<std::size_t>(k) * shape.rows;
+    return v;
+  }
 
   DeviceBands<T> view() const {
     DeviceBands<T> v{};
@@ -73,8 +100,6 @@ struct DeviceLevel {
   T* iterate() { return x[current].get(); }
   T* spare() { return x[1 - current].get(); }
 };
-
-}  // namespace
 
 template <class T>
 class CudaLocalMultigrid final : public LocalSolver {
@@ -108,7 +133,10 @@ class CudaLocalMultigrid final : public LocalSolver {
   /// with unit stride.
   void load_coarse_lu(const BandedMatrix<double>& A);
   void vcycle(int k, bool x_is_zero);
-  void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero);
+  /// steps sweeps of the smoother on level l (backward: the post-smoother's direction).
+  void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
+  /// The zebra line smoothers (trigs-x, trigs-y, aditrigs).
+  void smooth_lines(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
   /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
   void finest_defect_norms(const T* x);
   void select_device() const { QUILT_CUDA_CHECK(cudaSetDevice(device_)); }
@@ -232,6 +260,19 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
     l.bands = DeviceBuffer<T>(rows * kBands);
     l.invdiag = DeviceBuffer<T>(rows);
     l.x[1] = DeviceBuffer<T>(rows);
+    if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+      l.host = BandedMatrix<T>(src.macros, src.n);
+      if (x_lines(params_.smoother)) {
+        l.line_factors = DeviceBuffer<T>(2 * rows);
+        l.host_factors.resize(2 * rows);
+      }
+      if (y_lines(params_.smoother)) {
+        l.host_transposed = BandedMatrix<T>(src.macros, src.n);
+        l.transposed = DeviceBuffer<T>(rows * kBands);
+        l.bt = DeviceBuffer<T>(rows);
+        l.xt = DeviceBuffer<T>(rows);
+      }
+    }
   }
   stream_.synchronize();  // before the mask goes
 }
@@ -269,6 +310,24 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     upload(l.bands.get() + b * rows, staged, rows);
   }
   stream_.synchronize();
+  if (l.host.macros == 0) return;
+  // Line smoothers: the cpu target's factors of the converted matrix (and of its transpose).
+  for (int b = 0; b < kBands; ++b)
+    std::transform(src.band[b].begin(), src.band[b].end(), l.host.band[b].begin(),
+                   [](double v) { return static_cast<T>(v); });
+  if (x_lines(params_.smoother)) {
+    cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
+                                    false);
+    upload(l.line_factors.get(), l.host_factors.data(), 2 * rows);
+  }
+  if (y_lines(params_.smoother)) {
+    cpu::grid_transpose_into(l.host, l.host_transposed);
+    cpu::LineSmoother<T>::factorise(l.host_transposed, l.host_transposed.band[kCentre].data(),
+                                    l.host_transposed.band[kCentre + 1].data(), true);
+    for (int b = 0; b < kBands; ++b)
+      upload(l.transposed.get() + b * rows, l.host_transposed.band[b].data(), rows);
+  }
+  stream_.synchronize();
 }
 
 template <class T>
@@ -294,9 +353,74 @@ void CudaLocalMultigrid<T>::load_coarse_lu(const BandedMatrix<double>& A) {
 }
 
 template <class T>
-void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero) {
+void CudaLocalMultigrid<T>::smooth_lines(DeviceLevel<T>& l, int steps, bool x_is_zero,
+                                         bool backward) {
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
+  const std::size_t rows = l.shape.rows;
+  // The spare iterate buffer is free while smoothing: the forward-eliminated right-hand sides.
+  T* y = l.spare();
+  const auto sweep_x = [&](bool reverse) {
+    launch_zebra_sweep(l.view(), l.line_factors.get(), l.line_factors.get() + rows, l.b.get(),
+                       l.iterate(), y, omega, l.shape, reverse, s);
+  };
+  const auto sweep_y = [&](bool reverse) {
+    const DeviceBands<T> t = l.transposed_view();
+    launch_transpose_grid(l.iterate(), l.xt.get(), l.shape, s);
+    launch_zebra_sweep(t, t.band[kCentre], t.band[kCentre + 1], l.bt.get(), l.xt.get(), y, omega,
+                       l.shape, reverse, s);
+    launch_transpose_grid(l.xt.get(), l.iterate(), l.shape, s);
+  };
+  if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * rows, s));
+  if (y_lines(params_.smoother) && steps > 0)
+    launch_transpose_grid(l.b.get(), l.bt.get(), l.shape, s);
+  for (int step = 0; step < steps; ++step) {
+    switch (params_.smoother) {
+      case SmootherType::trigs_x:
+        sweep_x(backward);
+        break;
+      case SmootherType::trigs_y:
+        sweep_y(backward);
+        break;
+      default:
+        // ADI: x-lines then y-lines; backward is its adjoint, y-lines then x-lines, each reversed
+        // (as the cpu LineSmoother).
+        if (!backward) {
+          sweep_x(false);
+          sweep_y(false);
+        } else {
+          sweep_y(true);
+          sweep_x(true);
+        }
+    }
+  }
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward) {
+  const T omega = static_cast<T>(params_.omega());
+  const cudaStream_t s = stream_.get();
+  if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+    smooth_lines(l, steps, x_is_zero, backward);
+    return;
+  }
+  if (params_.smoother != SmootherType::jacobi) {
+    // 4-colour Gauss-Seidel / SOR in place, from x = 0 when asked (as the cpu smoother starts);
+    // SSOR sweeps forward and then backward in every step.
+    if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
+    for (int step = 0; step < steps; ++step) {
+      if (params_.smoother == SmootherType::ssor) {
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               false, s);
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               true, s);
+      } else {
+        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+                               backward, s);
+      }
+    }
+    return;
+  }
   for (int step = 0; step < steps; ++step) {
     if (step == 0 && x_is_zero) {
       launch_jacobi_from_zero(l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape, s);
@@ -323,7 +447,7 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
                     coarse_size_, macros_, s);
     return;
   }
-  smooth(l, params_.pre_smooth, x_is_zero);
+  smooth(l, params_.pre_smooth, x_is_zero, false);
   // The defect goes to the spare buffer: it is free between the smoothing sweeps.
   T* d = l.spare();
   launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, l.dirichlet.get(), T(0),
@@ -332,7 +456,7 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   launch_restrict(d, c.dirichlet.get(), c.b.get(), c.shape, l.shape, s);
   vcycle(k - 1, true);
   launch_prolongate_add(c.iterate(), l.iterate(), c.shape, l.shape, s);
-  smooth(l, params_.post_smooth, false);
+  smooth(l, params_.post_smooth, false, true);
 }
 
 template <class T>
@@ -427,37 +551,9 @@ double CudaLocalMultigrid<T>::time_vcycle(int reps) {
 template <class T>
 std::string CudaLocalMultigrid<T>::description() const {
   std::ostringstream s;
-  s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " V(" << params_.pre_smooth
-    << "," << params_.post_smooth << ") jacobi(" << params_.omega() << ") on " << device_name_;
+  s << "cuda/" << (std::is_same_v<T, float> ? "float" : "double") << " " << describe_cycle(params_)
+    << " on " << device_name_;
   return s.str();
-}
-
-namespace {
-
-/// Checks that a device is visible, resolves params.device and makes it current; returns the
-/// ordinal and fills name.
-int open_device(const LocalSolverParams& params, std::string& name) {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    // cudaGetDeviceCount leaves no sticky error; clear the last-error slot all the same, so a
-    // caller that falls back to the cpu target starts from a clean runtime state.
-    cudaGetLastError();
-    throw AccelError(std::string("solver.local.target=cuda: no CUDA device is visible "
-                                 "(cudaGetDeviceCount: ") +
-                     (err != cudaSuccess ? cudaGetErrorString(err) : "0 devices") + ")");
-  }
-  const int device = params.device < 0 ? 0 : params.device;
-  if (device >= count)
-    throw AccelError("solver.local.device = " + std::to_string(params.device) +
-                     " is out of range: " + std::to_string(count) + " CUDA device" +
-                     (count == 1 ? " is" : "s are") + " visible (ordinals 0.." +
-                     std::to_string(count - 1) + ")");
-  QUILT_CUDA_CHECK(cudaSetDevice(device));
-  cudaDeviceProp prop{};
-  QUILT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  name = prop.name;
-  return device;
 }
 
 template <class T>
@@ -487,15 +583,6 @@ double time_vcycle(const LocalSolverParams& params,
 std::unique_ptr<LocalSolver> make_cuda_local_solver(const LocalSolverParams& params) {
   if (params.precision == Precision::float32) return cuda::make_typed<float>(params);
   return cuda::make_typed<double>(params);
-}
-
-int cuda_visible_devices() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
 }
 
 }  // namespace quilt::accel

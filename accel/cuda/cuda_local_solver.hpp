@@ -4,6 +4,7 @@
 // only when nvcc is found (QUILT_HAVE_CUDA).
 
 #include <memory>
+#include <string>
 
 #include "accel/local_solver.hpp"
 
@@ -15,5 +16,9 @@ std::unique_ptr<LocalSolver> make_cuda_local_solver(const LocalSolverParams& par
 
 /// cudaGetDeviceCount, 0 when the driver reports no device or no driver at all.
 int cuda_visible_devices();
+
+/// Why no CUDA device can be used ("" when one can): no device, or a driver that does not match
+/// the runtime (named as such, not as a missing device).
+std::string cuda_device_problem();
 
 }  // namespace quilt::accel

@@ -11,6 +11,7 @@
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
 #include "accel/cuda/device_buffer.cuh"
+#include "accel/cuda/launch.cuh"
 
 namespace quilt::accel::cuda {
 namespace {
@@ -49,10 +50,10 @@ BandApplyTiming time_band_apply_typed(int level, int macros, int reps) {
   Stream stream;
   const cudaStream_t s = stream.get();
   DeviceBuffer<T> bands(rows * kBands), x(rows), y(rows);
-  fill_laplacian_kernel<T>
-      <<<grid_for(rows), kBlock, 0, s>>>(bands.get(), rows, static_cast<unsigned>(nn), n);
+  launch(fill_laplacian_kernel<T>, grid_for(rows), kBlock, 0, s)(bands.get(), rows,
+                                                                 static_cast<unsigned>(nn), n);
   QUILT_CUDA_CHECK_LAUNCH("fill_laplacian_kernel");
-  fill_kernel<T><<<grid_for(rows), kBlock, 0, s>>>(x.get(), rows, T(1));
+  launch(fill_kernel<T>, grid_for(rows), kBlock, 0, s)(x.get(), rows, T(1));
   QUILT_CUDA_CHECK_LAUNCH("fill_kernel");
 
   DeviceBands<T> A{};

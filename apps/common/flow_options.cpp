@@ -199,11 +199,14 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
     v.damping = config.get("solver.velocity.damping", kSmootherDampingRange);
   check_smoother_keys(config, v.type, v.ordering, v.damping, "solver.velocity");
   const ScarcOptions scarc = read_scarc_options(config, comm);
-  if (scarc.multigrid.local.target == accel::Target::cuda && v.type != accel::SmootherType::jacobi)
+  if (scarc.multigrid.local.target == accel::Target::cuda &&
+      !accel::cuda_has_smoother(v.type, v.ordering))
     config.fail("solver.velocity.smoother",
                 accel::to_string(v.type) +
-                    " is not available on solver.local.target = cuda yet (it has jacobi: set "
-                    "solver.velocity.smoother = jacobi)");
+                    " with solver.velocity.ordering = " + accel::to_string(v.ordering) +
+                    " is not available on solver.local.target = cuda yet (it has jacobi, and "
+                    "gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.velocity.ordering = "
+                    "colour)");
   p.multigrid = scarc.multigrid;
   p.coarse_threshold = scarc.coarse_threshold;
 }

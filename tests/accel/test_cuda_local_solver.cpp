@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,8 +25,17 @@
 namespace quilt::accel {
 namespace {
 
-#define QUILT_REQUIRE_CUDA_DEVICE() \
-  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible"
+/// QUILT_REQUIRE_CUDA=1: a GPU node (and the emulation) must not pass by skipping.
+bool cuda_required() {
+  const char* v = std::getenv("QUILT_REQUIRE_CUDA");
+  return v != nullptr && std::string(v) == "1";
+}
+
+#define QUILT_REQUIRE_CUDA_DEVICE()                                                           \
+  if (cuda_device_count() == 0) {                                                             \
+    if (cuda_required()) FAIL() << "QUILT_REQUIRE_CUDA=1, but " << cuda_unavailable_reason(); \
+    GTEST_SKIP() << "no CUDA device visible: " << cuda_unavailable_reason();                  \
+  }
 
 /// Dirichlet sides of a macro: south (j = 0), east (i = n-1), north (j = n-1), west (i = 0).
 struct Macro {
@@ -190,6 +201,70 @@ TEST(CudaLocalSolver, FailsClearlyWithoutDevice) {
   EXPECT_THROW(make_local_solver(p), AccelError);
 }
 
+#ifdef QUILT_CUDA_EMULATION_TEST
+// --- faults injected into the emulated device ----------------------------------------------------
+
+/// Sets an environment variable the emulated device reads, for one scope.
+class EmulatedFault {
+ public:
+  EmulatedFault(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~EmulatedFault() { unsetenv(name_); }
+  EmulatedFault(const EmulatedFault&) = delete;
+  EmulatedFault& operator=(const EmulatedFault&) = delete;
+
+ private:
+  const char* name_;
+};
+
+std::string rejection(const LocalSolverParams& p) {
+  try {
+    make_local_solver(p);
+  } catch (const AccelError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(CudaLocalSolverEmulatedFaults, DriverMismatchIsNotReportedAsNoDevice) {
+  const EmulatedFault fault("QUILT_CUDA_EMULATION_FAULT", "insufficient-driver");
+  EXPECT_EQ(cuda_device_count(), 0);
+  const std::string why = rejection(params_for(Target::cuda, Precision::float32));
+  EXPECT_EQ(why.find("no CUDA device"), std::string::npos) << why;
+  EXPECT_NE(why.find("the CUDA driver does not match the CUDA runtime"), std::string::npos) << why;
+  EXPECT_NE(why.find("driver supports CUDA 12.0, runtime is CUDA 13.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("cudaErrorInsufficientDriver"), std::string::npos) << why;
+  EXPECT_NE(cuda_unavailable_reason().find("driver"), std::string::npos);
+}
+
+TEST(CudaLocalSolverEmulatedFaults, MissingDriverIsReportedAsNoDevice) {
+  // The runtime answers cudaErrorInsufficientDriver without any driver (no libcuda), as on a CI
+  // machine with the toolkit alone.
+  const EmulatedFault fault("QUILT_CUDA_EMULATION_FAULT", "no-driver");
+  EXPECT_EQ(cuda_device_count(), 0);
+  const std::string why = rejection(params_for(Target::cuda, Precision::float32));
+  EXPECT_NE(why.find("no CUDA device is visible (no CUDA driver is installed"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("cudaErrorInsufficientDriver"), std::string::npos) << why;
+}
+
+TEST(CudaLocalSolverEmulatedFaults, NoDeviceIsReportedAsSuch) {
+  const EmulatedFault fault("QUILT_CUDA_EMULATION_DEVICES", "0");
+  EXPECT_EQ(cuda_device_count(), 0);
+  const std::string why = rejection(params_for(Target::cuda, Precision::float64));
+  EXPECT_NE(why.find("no CUDA device is visible"), std::string::npos) << why;
+  EXPECT_NE(why.find("cudaErrorNoDevice"), std::string::npos) << why;
+}
+
+TEST(CudaLocalSolverEmulatedFaults, MissingKernelImageFailsAtSetUp) {
+  const EmulatedFault fault("QUILT_CUDA_EMULATION_FAULT", "no-kernel-image");
+  EXPECT_EQ(cuda_device_count(), 1);  // the device is there, the build has no code for it
+  const std::string why = rejection(params_for(Target::cuda, Precision::float32));
+  EXPECT_NE(why.find("no kernel image for device 0"), std::string::npos) << why;
+  EXPECT_NE(why.find("compute capability 9.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("-DCMAKE_CUDA_ARCHITECTURES=90"), std::string::npos) << why;
+}
+#endif
+
 // --- with a device ------------------------------------------------------------------------------
 
 TEST(CudaLocalSolver, DescriptionNamesTargetCycleAndDevice) {
@@ -242,6 +317,52 @@ TEST(CudaLocalSolver, MatchesCpuOnEveryLevel) {
     EXPECT_LE(fd, 1e-4);
     EXPECT_LE(dd, 1e-12);
   }
+}
+
+/// The 4-colour point smoothers (gs, sor, ssor) and the zebra line smoothers (trigs-x, trigs-y,
+/// aditrigs): one launch per colour against the cpu target's colour sweeps, which visit the
+/// colours in the same order; pre-smoothing forward, post-smoothing backward.
+TEST(CudaLocalSolver, ColourSmoothersMatchCpuOnEveryLevel) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  struct Case {
+    SmootherType type;
+    std::optional<double> omega;
+  };
+  for (const Case& k : {Case{SmootherType::gs, {}}, Case{SmootherType::sor, 1.25},
+                        Case{SmootherType::ssor, 0.9}, Case{SmootherType::trigs_x, {}},
+                        Case{SmootherType::trigs_y, 0.8}, Case{SmootherType::aditrigs, {}}}) {
+    for (int fine = 2; fine <= 8; ++fine) {
+      SCOPED_TRACE(to_string(k.type) + ", fine level " + std::to_string(fine));
+      const Problem p = make_problem(1, fine, mixed_macros(3), 41u + fine);
+      double worst[2] = {0.0, 0.0};
+      for (Precision prec : {Precision::float32, Precision::float64}) {
+        LocalSolverParams cpu = params_for(Target::cpu, prec), gpu = params_for(Target::cuda, prec);
+        for (LocalSolverParams* q : {&cpu, &gpu}) {
+          q->smoother = k.type;
+          q->ordering = SweepOrder::colour;
+          q->damping = k.omega;
+          q->pre_smooth = q->post_smooth = 2;
+          q->max_cycles = 2;
+        }
+        const std::vector<double> c_gpu = run(gpu, p), c_cpu = run(cpu, p);
+        worst[prec == Precision::float64] = worst_relative_difference(c_gpu, c_cpu, 3);
+        // The smoother did something: the correction reduces the defect.
+        const auto res = residual_norms(p.fine(), p.defect, c_gpu);
+        const auto ref = macro_norms(p.defect, 3);
+        for (int m = 0; m < 3; ++m) EXPECT_LT(res[m], 0.5 * ref[m]) << "macro " << m;
+      }
+      std::printf("[ cuda vs cpu ] %s/colour L=%d float %.2e double %.2e\n",
+                  to_string(k.type).c_str(), fine, worst[0], worst[1]);
+      EXPECT_LE(worst[0], 1e-5);
+      EXPECT_LE(worst[1], 1e-12);
+    }
+  }
+  // Lexicographic orderings and ILU are refused.
+  LocalSolverParams lex = params_for(Target::cuda, Precision::float32);
+  lex.smoother = SmootherType::gs;
+  EXPECT_THROW(make_local_solver(lex), AccelError);
+  lex.smoother = SmootherType::ilu;
+  EXPECT_THROW(make_local_solver(lex), AccelError);
 }
 
 /// A deeper coarse grid (level 3: 81 unknowns per macro in the dense solve) and several cycles.
@@ -346,6 +467,13 @@ TEST(CudaLocalSolver, DigitsModeReachesTheDigits) {
     // Same algorithm: the same number of cycles, unless a defect lands within rounding of the
     // threshold (float).
     EXPECT_LE(std::abs(gs.cycles - cs.cycles), prec == Precision::float32 ? 1 : 0);
+    // After as many cycles, the device's per-macro norms give the cpu's reduction to rounding:
+    // the defect's own (float: ~1e-7 of the initial defect, 10^-digits of it at the end) and the
+    // order of the sums.
+    if (gs.cycles == cs.cycles) {
+      EXPECT_NEAR(gs.worst_reduction, cs.worst_reduction,
+                  (prec == Precision::float32 ? 1e-2 : 1e-8) * cs.worst_reduction);
+    }
     // The reduction measured on the device holds for the returned double correction too (the
     // float correction carries its own rounding, ~1e-7 relative).
     const auto res = residual_norms(p.fine(), p.defect, c);

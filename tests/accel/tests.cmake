@@ -28,6 +28,6 @@ set_tests_properties(test_accel_update PROPERTIES LABELS "serial;accel" TIMEOUT 
 add_test(NAME bench_local_quick COMMAND quilt-bench-local --quick)
 set_tests_properties(bench_local_quick PROPERTIES LABELS "serial;accel" TIMEOUT 120)
 
-if(QUILT_HAVE_CUDA AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda_tests.cmake)
+if((QUILT_HAVE_CUDA OR TARGET quilt_accel_emul) AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda_tests.cmake)
   include(${CMAKE_CURRENT_LIST_DIR}/cuda_tests.cmake)
 endif()

@@ -32,6 +32,13 @@ class LineSmoother final : public Smoother<T> {
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
 
+  /// Factorises every x-line of C into inv_pivot and upper (which may alias C's bands 4 and 5,
+  /// read before written). transposed: C is the grid transpose (for the node in messages). Public
+  /// for the cuda target, which solves the same factors on the device (it has no zones).
+  static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed) {
+    factorise(C, StencilZones<T>{}, inv_pivot, upper, transposed);
+  }
+
  private:
   void refresh(const BandedMatrix<T>& A) override;
 

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The first run on a machine with a GPU and nvcc (no MPI needed), in one command: builds accel/
+# standalone, runs the cuda tests (on the device, with QUILT_REQUIRE_CUDA=1 so nothing passes by
+# skipping, and on the host emulation), runs compute-sanitizer's memcheck, racecheck and
+# synccheck over the device suite, runs quilt-bench-cuda, and prints one table of the steps.
+#
+#   bench/gpu_check.sh [--build-only] [build-dir]        (default build-dir: build-gpu-check)
+#
+# Environment: CUDA_HOME (default /usr/local/cuda), QUILT_JOBS (build jobs, default nproc),
+# QUILT_CUDA_ARCHITECTURES (passed as CMAKE_CUDA_ARCHITECTURES; default: the build's own list),
+# QUILT_BENCH_ARGS (default --quick; empty for the full benchmark). Logs: <build-dir>/gpu-check/.
+# --build-only configures and builds, and stops (for machines without a GPU). Exit status 0 when
+# every step passed.
+set -uo pipefail
+
+build_only=0
+if [[ ${1:-} == --build-only ]]; then
+  build_only=1
+  shift
+fi
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$(realpath -m "${1:-$root/build-gpu-check}")
+cuda=${CUDA_HOME:-/usr/local/cuda}
+jobs=${QUILT_JOBS:-$(nproc)}
+bench_args=${QUILT_BENCH_ARGS---quick}
+logs=$build/gpu-check
+mkdir -p "$logs"
+
+rows=()
+failed=0
+# step NAME COMMAND...: runs COMMAND with its output in $logs/NAME.log and adds a table row.
+step() {
+  local name=$1
+  shift
+  local log=$logs/$name.log start end rc status
+  start=$(date +%s.%N)
+  "$@" >"$log" 2>&1
+  rc=$?
+  end=$(date +%s.%N)
+  if [[ $rc -eq 0 ]]; then status=pass; else status="FAIL ($rc)"; failed=1; fi
+  rows+=("$(printf '| %-22s | %-9s | %8.1f | %s |' "$name" "$status" "$(echo "$end - $start" | bc)" \
+    "$(summary "$name" "$log")")")
+  return $rc
+}
+
+# One line per step for the table, from its log.
+summary() {
+  case $1 in
+    device)
+      grep -m1 -E '^GPU 0' "$2" || tail -n1 "$2" ;;
+    ctest-*)
+      grep -m1 -E 'tests passed|tests failed' "$2" || tail -n1 "$2" ;;
+    memcheck | racecheck | synccheck)
+      grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|not found' "$2" || tail -n1 "$2" ;;
+    bench)
+      grep -m1 -E 'no CUDA device|error' "$2" || echo "tables in $2" ;;
+    *)
+      tail -n1 "$2" ;;
+  esac
+}
+
+sanitizer=""
+for s in "$cuda/bin/compute-sanitizer" "$cuda/compute-sanitizer/compute-sanitizer" \
+         "$(command -v compute-sanitizer 2>/dev/null)"; do
+  if [[ -n $s && -x $s ]]; then sanitizer=$s; break; fi
+done
+
+# shellcheck disable=SC2317 # called through step
+sanitize() {  # sanitize TOOL: the device suite under compute-sanitizer --tool TOOL
+  if [[ -z $sanitizer ]]; then
+    echo "compute-sanitizer not found under $cuda or on PATH"
+    return 1
+  fi
+  local extra=()
+  [[ $1 == memcheck ]] && extra=(--leak-check full)
+  [[ $1 == racecheck ]] && extra=(--racecheck-report all)
+  QUILT_REQUIRE_CUDA=1 "$sanitizer" --tool "$1" "${extra[@]}" --error-exitcode 1 \
+    "$build/bin/test_accel_cuda" --gtest_filter=-*WithoutDevice*
+}
+
+configure=(cmake -S "$root/accel" -B "$build" -DCMAKE_BUILD_TYPE=Release
+           -DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc")
+[[ -n ${QUILT_CUDA_ARCHITECTURES:-} ]] &&
+  configure+=(-DCMAKE_CUDA_ARCHITECTURES="$QUILT_CUDA_ARCHITECTURES")
+
+if [[ $build_only -eq 0 ]]; then
+  step device nvidia-smi -L
+fi
+step configure "${configure[@]}" &&
+  step build cmake --build "$build" -j"$jobs" &&
+  step has-cuda-target test -x "$build/bin/test_accel_cuda"
+built=$?
+
+if [[ $build_only -eq 0 && $built -eq 0 ]]; then
+  # Device tests must run, not skip; test_accel_cuda_no_device skips when a device is visible.
+  step ctest-device env QUILT_REQUIRE_CUDA=1 ctest --test-dir "$build" -L cuda -LE emul \
+    --output-on-failure
+  step ctest-emulation ctest --test-dir "$build" -L emul --output-on-failure
+  step memcheck sanitize memcheck
+  step racecheck sanitize racecheck
+  step synccheck sanitize synccheck
+  # shellcheck disable=SC2086 # QUILT_BENCH_ARGS is a list of arguments
+  step bench "$build/bin/quilt-bench-cuda" $bench_args
+fi
+
+echo
+echo "quilt gpu check: $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
+echo "| step                   | result    |  seconds | detail |"
+echo "|---|---|---:|---|"
+printf '%s\n' "${rows[@]}"
+[[ -f $logs/bench.log ]] && { echo; echo "quilt-bench-cuda $bench_args:"; cat "$logs/bench.log"; }
+exit $failed
