@@ -20,9 +20,9 @@
 // again.
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -86,10 +86,11 @@ struct StencilZones {
 
 /// a and b have the same bits (so -0 differs from 0 and a NaN may equal itself): "bitwise equal
 /// rows" taken literally, so that a kernel reading the zone computes exactly what the band gives.
+/// (memcmp, not std::bit_cast: nvcc compiles the cuda target, which includes this, as C++17.)
 template <class T>
 bool same_bits(T a, T b) {
-  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
-  return std::bit_cast<Bits>(a) == std::bit_cast<Bits>(b);
+  static_assert(std::is_trivially_copyable_v<T>);
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
 /// The representative row of zone (zx, zy): the zone's first position on each axis, 0, 1, 2,
