@@ -36,11 +36,18 @@ void check_local_solver_params(const LocalSolverParams& p) {
   if (p.device < -1)
     throw AccelError("solver.local.device must be -1 (first visible) or a device ordinal, got " +
                      std::to_string(p.device));
-  if (p.target == Target::cuda && !cuda_has_smoother(p.smoother, p.ordering))
-    throw AccelError("solver.local.smoother = " + to_string(p.smoother) +
-                     " with solver.local.ordering = " + to_string(p.ordering) +
-                     " is not available on solver.local.target = cuda yet (it has " +
-                     kCudaSmoothers + ")");
+  if (p.target != Target::cuda) return;
+  std::string problem;
+  if (!cuda_has_smoother(p.smoother, p.ordering))
+    problem = "solver.local.smoother = " + to_string(p.smoother) +
+              " with solver.local.ordering = " + to_string(p.ordering) +
+              " is not available on solver.local.target = cuda yet (it has " + kCudaSmoothers + ")";
+#ifndef QUILT_HAVE_CUDA
+  // Named first: in a build without the cuda target no smoother choice makes it available.
+  problem = std::string("solver.local.target=cuda: ") + kNoCudaBuild +
+            (problem.empty() ? "" : "; also " + problem);
+#endif
+  if (!problem.empty()) throw AccelError(problem);
 }
 
 bool cuda_has_smoother(SmootherType s, SweepOrder o) {

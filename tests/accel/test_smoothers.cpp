@@ -252,7 +252,8 @@ TEST(SmootherErrors, MakeLocalSolverRejectsBadSmootherSettingsByKey) {
   EXPECT_CONTAINS(solver_rejection(gs), "gs");
   for (SmootherType t : {SmootherType::jacobi, SmootherType::ilu})
     EXPECT_CONTAINS(solver_rejection(local_params(t, SweepOrder::colour)), "solver.local.ordering");
-  // The cuda target has Jacobi only: the smoother key is named whether or not CUDA is built.
+  // A smoother the cuda target lacks (here: in the lexicographic order) is named whether or not
+  // CUDA is built.
   for (SmootherType t : kAllTypes) {
     if (t == SmootherType::jacobi) continue;
     LocalSolverParams p = local_params(t);
