@@ -66,7 +66,8 @@ class ByteWriter {
   template <class T>
   void put(const std::vector<T>& values) {
     put(static_cast<std::uint64_t>(values.size()));
-    bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    if (!values.empty())
+      bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
   }
   std::string& bytes() { return bytes_; }
 
@@ -90,7 +91,8 @@ class ByteReader {
     const auto n = get<std::uint64_t>();
     if (n > (size_ - pos_) / sizeof(T)) truncated();
     std::vector<T> values(n);
-    std::memcpy(values.data(), take(n * sizeof(T)), n * sizeof(T));
+    const char* bytes = take(n * sizeof(T));
+    if (n > 0) std::memcpy(values.data(), bytes, n * sizeof(T));  // data() may be null when empty
     return values;
   }
   const char* take(std::size_t bytes) {
