@@ -25,7 +25,6 @@ class PvdCollection {
   void assign(std::vector<std::pair<double, std::string>> entries) {
     entries_ = std::move(entries);
   }
-  const std::vector<std::pair<double, std::string>>& entries() const { return entries_; }
 
  private:
   std::string path_;

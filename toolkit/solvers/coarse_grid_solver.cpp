@@ -13,7 +13,18 @@ namespace quilt {
 
 UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
                                            std::vector<int> column)
-    : n_(n), row_start_(std::move(row_start)), column_(std::move(column)) {}
+    : n_(n),
+      row_start_(std::move(row_start)),
+      column_(std::move(column)),
+      control_(UMFPACK_CONTROL),
+      work_index_(n),
+      work_(n) {
+  // No iterative refinement (UMFPACK's default does up to two steps, each a residual and a
+  // further solve): the coarse solve is part of a preconditioner, whose outer iteration corrects
+  // the round-off. Without refinement umfpack_di_wsolve's W needs n entries.
+  umfpack_di_defaults(control_.data());
+  control_[UMFPACK_IRSTEP] = 0;
+}
 
 void UmfpackFactorisation::factorise(std::vector<double> value) {
   value_ = std::move(value);
@@ -46,18 +57,10 @@ UmfpackFactorisation::~UmfpackFactorisation() {
 
 void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<double>& x) const {
   x.resize(n_);
-  // No iterative refinement (UMFPACK's default does up to two steps, each a residual and a
-  // further solve): the coarse solve is part of a preconditioner, whose outer iteration corrects
-  // the round-off. umfpack_di_wsolve with this object's workspace: umfpack_di_solve would
-  // allocate it on every call.
-  double control[UMFPACK_CONTROL];
-  umfpack_di_defaults(control);
-  control[UMFPACK_IRSTEP] = 0;
-  work_index_.resize(n_);
-  work_.resize(n_);
-  const int status =
-      umfpack_di_wsolve(UMFPACK_At, row_start_.data(), column_.data(), value_.data(), x.data(),
-                        b.data(), numeric_, control, nullptr, work_index_.data(), work_.data());
+  // umfpack_di_wsolve with this object's workspace: umfpack_di_solve allocates it on every call.
+  const int status = umfpack_di_wsolve(UMFPACK_At, row_start_.data(), column_.data(), value_.data(),
+                                       x.data(), b.data(), numeric_, control_.data(), nullptr,
+                                       work_index_.data(), work_.data());
   if (status != UMFPACK_OK)
     throw SolverError("coarse grid: umfpack_di_solve failed with status " + std::to_string(status));
 }

@@ -32,6 +32,7 @@ class UmfpackFactorisation {
   int n_;
   std::vector<int> row_start_, column_;
   std::vector<double> value_;
+  std::vector<double> control_;          ///< UMFPACK's Control: defaults, no refinement
   mutable std::vector<int> work_index_;  ///< umfpack_di_wsolve's Wi (n)
   mutable std::vector<double> work_;     ///< and W (n: no iterative refinement)
   void* symbolic_ = nullptr;
