@@ -14,19 +14,11 @@ import os
 import re
 import sys
 
-try:
-    import numpy as np
-    import matplotlib
-except ImportError:
-    # Debian's python3-matplotlib belongs to /usr/bin/python3, which need not be the python3 first
-    # on PATH (pyenv, a virtual environment): try it once before giving up.
-    system = "/usr/bin/python3"
-    if (os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system)
-            and "QUILT_PLOT_RETRY" not in os.environ):
-        os.environ["QUILT_PLOT_RETRY"] = "1"
-        os.execv(system, [system, os.path.abspath(__file__)] + sys.argv[1:])
-    sys.exit("plot_flow.py: needs numpy and matplotlib (Debian: apt-get install "
-             "python3-matplotlib)")
+from plot_python import require_matplotlib
+
+require_matplotlib(__file__, missing_is_error=True)
+import numpy as np  # noqa: E402
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

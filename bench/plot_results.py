@@ -23,19 +23,10 @@ import json
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    # Debian's python3-matplotlib belongs to /usr/bin/python3, which need not be the python3 first
-    # on PATH (pyenv, a virtual environment): try it once before giving up.
-    system = "/usr/bin/python3"
-    if (os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system)
-            and "QUILT_PLOT_RETRY" not in os.environ):
-        os.environ["QUILT_PLOT_RETRY"] = "1"
-        os.execv(system, [system, os.path.abspath(__file__)] + sys.argv[1:])
-    print("plot_results.py: note: no figures, matplotlib is not importable (Debian: apt-get install "
-          "python3-matplotlib)")
-    sys.exit(0)
+from plot_python import require_matplotlib
+
+require_matplotlib(__file__, missing_is_error=False)
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")  # files only: benchmark machines have no display
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
