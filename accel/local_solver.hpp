@@ -56,6 +56,9 @@ struct LocalSolverParams {
 struct LocalSolveStats {
   int cycles = 0;                ///< V-cycles run
   double worst_reduction = 0.0;  ///< max over macros of |d_final| / |d_initial| (0 if not measured)
+  /// cuda: the defect or the correction was copied through a host staging buffer, because
+  /// pin_io() had not page-locked the vector solve() was given (false on the cpu target).
+  bool staged = false;
 };
 
 class LocalSolver {
@@ -80,6 +83,20 @@ class LocalSolver {
   /// defect and correction hold macros * n * n values (n of the finest level), macro-major.
   /// The correction is overwritten (zero initial guess).
   virtual void solve(const double* defect, double* correction) = 0;
+
+  /// Names the caller's long-lived defect and correction vectors (size values each: macros * n *
+  /// n of the finest level), which solve() will mostly be given. The cuda target page-locks them
+  /// (cudaHostRegister), so such a solve moves each vector in one DMA transfer with no host-side
+  /// copy into a staging buffer (review finding F1); other vectors still work, through the
+  /// staging buffer. The vectors must stay where they are until the solver is destroyed or
+  /// pin_io() is called again. Optional: the cpu target has nothing to do, and a range that the
+  /// driver refuses to lock (already registered elsewhere) leaves the staging path in use.
+  /// Pointers rather than spans: the .cu files that include this header are C++17.
+  virtual void pin_io(const double* defect, double* correction, std::size_t size) {
+    (void)defect;
+    (void)correction;
+    (void)size;
+  }
 
   virtual LocalSolveStats last_stats() const = 0;
   virtual std::string description() const = 0;  ///< e.g. "cpu/float V(4,4)"

@@ -106,10 +106,13 @@ void BatchedDenseLU<T>::solve(const T* b, T* x) const {
       for (int c = 0; c < r; ++c) s -= row[c] * xm[c];
       xm[r] = s;
     }
+    // Each x[r] subtracts its terms from the last column back to column r + 1: the order of the
+    // cuda target's column-oriented back substitution (one column per step, all rows above it at
+    // once), so the two targets round alike.
     for (int r = size_ - 1; r >= 0; --r) {
       const T* row = lu + static_cast<std::size_t>(r) * size_;
       T s = xm[r];
-      for (int c = r + 1; c < size_; ++c) s -= row[c] * xm[c];
+      for (int c = size_ - 1; c > r; --c) s -= row[c] * xm[c];
       xm[r] = s / row[r];
     }
   }

@@ -287,11 +287,13 @@ void launch_defect_norms(const DeviceBands<T>& A, const T* x, const T* b, const 
 /// and above), (Pb)_i = b[perm[m*N + i]]. The right-hand side lives in shared memory
 /// (N * sizeof(T) bytes).
 ///
-/// Both substitutions subtract in the cpu target's order (ascending column), because in float a
-/// dense solve of a few hundred unknowns amplifies a different rounding order to ~1e-5 relative.
-/// Forward: once y_c is final the block updates all later rows at once, one barrier per column,
-/// which is that order. Backward: row r needs x_{r+1} first and x_{N-1} last, a dependency chain
-/// with no parallelism left, so one thread runs it (N^2/2 steps: 40 for n0 = 3, 300 for n0 = 5).
+/// Both substitutions are column-oriented, one barrier per column, and each row subtracts its
+/// terms in the order the cpu target's BatchedDenseLU does (forward: ascending column; backward:
+/// descending), because in float a dense solve of a few hundred unknowns amplifies a different
+/// rounding order to ~1e-5 relative. Once y_c (x_c) is final, the block updates all later
+/// (earlier) rows at once, reading column c of the factor with unit stride: N steps of N/threads
+/// products, where a row-oriented back substitution is a chain of N^2/2 dependent steps on one
+/// thread (review finding F2; 600k for the 1089 unknowns of an n0 = 33 coarse level).
 /// Rows marked in dirichlet (when not null) get x = 0: below the finest level b is 0 there, so
 /// the exact solution is too, but pivoting leaves round-off that P would carry into the finer
 /// levels' Dirichlet nodes.
@@ -315,12 +317,15 @@ __global__ void lu_solve_kernel(const T* __restrict__ lu, const int* __restrict_
     for (int r = c + 1 + threadIdx.x; r < N; r += blockDim.x) y[r] -= mul_rn(col[r], yc);
     __syncthreads();
   }
-  if (threadIdx.x == 0) {
-    for (int r = N - 1; r >= 0; --r) {
-      T s = y[r];
-      for (int c = r + 1; c < N; ++c) s -= mul_rn(f[static_cast<std::size_t>(c) * N + r], y[c]);
-      y[r] = s / f[static_cast<std::size_t>(r) * N + r];
-    }
+  // Back substitution by columns, last first: x_c = y_c / U_cc, then every row above takes its
+  // U_rc x_c at once, reading column c with unit stride (the factor is column-major). One barrier
+  // per column instead of one thread walking the rows of U with stride N.
+  for (int c = N - 1; c >= 0; --c) {
+    const T* col = f + static_cast<std::size_t>(c) * N;
+    const T xc = y[c] / col[c];
+    for (int r = threadIdx.x; r < c; r += blockDim.x) y[r] -= mul_rn(col[r], xc);
+    __syncthreads();
+    if (threadIdx.x == 0) y[c] = xc;
   }
   __syncthreads();
   for (int i = threadIdx.x; i < N; i += blockDim.x) xm[i] = (dm && dm[i]) ? T(0) : y[i];

@@ -1,13 +1,15 @@
 // The cuda target of the local layer (design.md §7): the V(pre, post) multigrid of the cpu target
 // (accel/cpu/local_multigrid.hpp), step for step, on the GPU. All macros of a level live in one
 // contiguous band storage and every operation is one kernel launch over the whole batch. A solve
-// moves the defect in and the correction out in one transfer each, through pinned staging
-// buffers, on the solver's own stream; with digits > 0 it also reads back one norm per macro per
-// cycle.
+// moves the defect in and the correction out in double, one transfer each on the solver's own
+// stream -- straight from and to the caller's vectors when pin_io() page-locked them, else
+// through pinned staging buffers -- and converts to and from T on the device; with digits > 0 it
+// also reads back one norm per macro per cycle.
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -23,6 +25,7 @@
 #include "accel/cpu/smoothers/line_smoother.hpp"
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
+#include "accel/cuda/cuda_graph.cuh"
 #include "accel/cuda/cuda_local_solver.hpp"
 #include "accel/cuda/device_buffer.cuh"
 #include "accel/cuda/device_probe.cuh"
@@ -111,6 +114,7 @@ class CudaLocalMultigrid final : public LocalSolver {
   void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
+  void pin_io(const double* defect, double* correction, std::size_t size) override;
   LocalSolveStats last_stats() const override { return stats_; }
   std::string description() const override;
 
@@ -133,6 +137,14 @@ class CudaLocalMultigrid final : public LocalSolver {
   /// with unit stride.
   void load_coarse_lu(const BandedMatrix<double>& A);
   void vcycle(int k, bool x_is_zero);
+  /// One V-cycle on the finest level (from x = 0 when first), replayed from its CUDA graph;
+  /// captured on first use.
+  void run_cycle(bool first);
+  /// Forgets the hierarchy and the graphs that name its buffers.
+  void drop_hierarchy() {
+    cycle_graphs_ = {};
+    levels_.clear();
+  }
   /// steps sweeps of the smoother on level l (backward: the post-smoother's direction).
   void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
   /// The zebra line smoothers (trigs-x, trigs-y, aditrigs).
@@ -153,6 +165,15 @@ class CudaLocalMultigrid final : public LocalSolver {
   std::string device_name_;
   Stream stream_;
   std::vector<DeviceLevel<T>> levels_;
+  /// The V-cycle's graphs: which Jacobi buffer holds a level's iterate is host-side state that
+  /// a graph bakes in. Every level visited from x = 0 starts in x[0] (vcycle), so the finest
+  /// level's start decides the rest: [0] the first cycle, [1 + c] a later one starting in x[c].
+  /// Each keeps where the iterates are after it, for the host to follow.
+  struct CycleGraph {
+    CudaGraph graph;
+    std::vector<int> current_after;
+  };
+  std::array<CycleGraph, 3> cycle_graphs_;
   int macros_ = 0;
   int coarse_size_ = 0;        ///< N = n0 * n0, the dense size of the coarsest level
   DeviceBuffer<T> coarse_lu_;  ///< per macro N x N, column-major
@@ -165,8 +186,9 @@ class CudaLocalMultigrid final : public LocalSolver {
   std::vector<int> staging_perm_;
   std::vector<double> dense_;
   std::vector<int> pivot_;
-  DeviceBuffer<double> io_;  ///< double defect / correction on the device (T = float only)
-  PinnedBuffer<double> host_io_;
+  DeviceBuffer<double> io_;       ///< double defect / correction on the device (T = float only)
+  PinnedBuffer<double> host_io_;  ///< staging of a defect or correction that pin_io() did not name
+  HostRegistration pinned_defect_, pinned_correction_;
   unsigned norm_chunks_ = 1;
   DeviceBuffer<double> norm_partial_;
   DeviceBuffer<double> norms_;
@@ -180,12 +202,12 @@ void CudaLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>
   check_levels(levels);
   select_device();
   stream_.synchronize();
-  levels_.clear();
+  drop_hierarchy();
   try {
     build(levels);
   } catch (...) {
     // A half-built hierarchy must not be solved with: solve() refuses an empty one.
-    levels_.clear();
+    drop_hierarchy();
     throw;
   }
 }
@@ -202,7 +224,7 @@ void CudaLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*
     load_numbers(levels, kUpdate);
   } catch (...) {
     // Partly refreshed numbers would solve with a mix of two operators.
-    levels_.clear();
+    drop_hierarchy();
     throw;
   }
   stats_ = {};
@@ -438,8 +460,10 @@ template <class T>
 void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   const cudaStream_t s = stream_.get();
   DeviceLevel<T>& l = levels_[k];
+  // From x = 0 every smoother writes the iterate before reading it, so either Jacobi buffer
+  // will do; x[0] makes the cycle's buffer choices independent of the previous cycle's.
+  if (x_is_zero) l.current = 0;
   if (k == 0) {
-    l.current = 0;
     // A single level is a plain direct solve of the caller's defect, which need not be 0 at the
     // Dirichlet rows; below the finest level it is, and the exact 0 is enforced.
     const unsigned char* dirichlet = levels_.size() > 1 ? l.dirichlet.get() : nullptr;
@@ -460,6 +484,20 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
 }
 
 template <class T>
+void CudaLocalMultigrid<T>::run_cycle(bool first) {
+  CycleGraph& g = cycle_graphs_[first ? 0 : 1 + levels_.back().current];
+  if (!g.graph) {
+    const int finest = static_cast<int>(levels_.size()) - 1;
+    g.graph = CudaGraph::capture(stream_.get(), [&] { vcycle(finest, first); });
+    g.current_after.clear();
+    for (const DeviceLevel<T>& l : levels_) g.current_after.push_back(l.current);
+  } else {
+    for (std::size_t k = 0; k < levels_.size(); ++k) levels_[k].current = g.current_after[k];
+  }
+  g.graph.launch(stream_.get());
+}
+
+template <class T>
 void CudaLocalMultigrid<T>::finest_defect_norms(const T* x) {
   const cudaStream_t s = stream_.get();
   DeviceLevel<T>& f = levels_.back();
@@ -477,6 +515,21 @@ void CudaLocalMultigrid<T>::finest_defect_norms(const T* x) {
 }
 
 template <class T>
+void CudaLocalMultigrid<T>::pin_io(const double* defect, double* correction, std::size_t size) {
+  if (levels_.empty()) throw AccelError("cuda local multigrid: pin_io() called before setup()");
+  const std::size_t rows = levels_.back().shape.rows;
+  if (size != rows)
+    throw AccelError("cuda local multigrid: pin_io() with vectors of " + std::to_string(size) +
+                     " values; the finest level has " + std::to_string(rows));
+  select_device();
+  stream_.synchronize();  // no copy of the previous vectors may still be queued
+  pinned_defect_ = HostRegistration();
+  pinned_correction_ = HostRegistration();
+  pinned_defect_ = HostRegistration(defect, size * sizeof(double));
+  pinned_correction_ = HostRegistration(correction, size * sizeof(double));
+}
+
+template <class T>
 void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
   if (levels_.empty()) throw AccelError("cuda local multigrid: solve() called before setup()");
   select_device();
@@ -485,15 +538,20 @@ void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
   const std::size_t rows = f.shape.rows;
   const std::size_t bytes = rows * sizeof(double);
 
-  std::memcpy(host_io_.get(), defect, bytes);
+  // A vector that pin_io() registered goes straight over the link; any other is staged.
+  const double* source = defect;
+  const bool staged_in = !pinned_defect_.covers(defect, bytes);
+  if (staged_in) {
+    std::memcpy(host_io_.get(), defect, bytes);
+    source = host_io_.get();
+  }
   if constexpr (std::is_same_v<T, double>) {
-    QUILT_CUDA_CHECK(cudaMemcpyAsync(f.b.get(), host_io_.get(), bytes, cudaMemcpyHostToDevice, s));
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(f.b.get(), source, bytes, cudaMemcpyHostToDevice, s));
   } else {
-    QUILT_CUDA_CHECK(cudaMemcpyAsync(io_.get(), host_io_.get(), bytes, cudaMemcpyHostToDevice, s));
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(io_.get(), source, bytes, cudaMemcpyHostToDevice, s));
     launch_convert(io_.get(), f.b.get(), rows, s);
   }
 
-  const int finest = static_cast<int>(levels_.size()) - 1;
   const bool measure = params_.digits > 0.0;
   const double target = std::pow(10.0, -params_.digits);
   if (measure) {
@@ -502,7 +560,7 @@ void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
   }
   stats_ = {};
   for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) {
-    vcycle(finest, cycle == 1);
+    run_cycle(cycle == 1);
     stats_.cycles = cycle;
     if (!measure) continue;
     finest_defect_norms(f.iterate());
@@ -519,15 +577,17 @@ void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
     if (done) break;
   }
 
+  const bool direct = pinned_correction_.covers(correction, bytes);
+  double* out = direct ? correction : host_io_.get();
   if constexpr (std::is_same_v<T, double>) {
-    QUILT_CUDA_CHECK(
-        cudaMemcpyAsync(host_io_.get(), f.iterate(), bytes, cudaMemcpyDeviceToHost, s));
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(out, f.iterate(), bytes, cudaMemcpyDeviceToHost, s));
   } else {
     launch_convert(f.iterate(), io_.get(), rows, s);
-    QUILT_CUDA_CHECK(cudaMemcpyAsync(host_io_.get(), io_.get(), bytes, cudaMemcpyDeviceToHost, s));
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(out, io_.get(), bytes, cudaMemcpyDeviceToHost, s));
   }
   stream_.synchronize();
-  std::memcpy(correction, host_io_.get(), bytes);
+  if (!direct) std::memcpy(correction, host_io_.get(), bytes);
+  stats_.staged = staged_in || !direct;
 }
 
 template <class T>
@@ -535,12 +595,11 @@ double CudaLocalMultigrid<T>::time_vcycle(int reps) {
   if (levels_.empty()) throw AccelError("cuda local multigrid: time_vcycle() before setup()");
   select_device();
   const cudaStream_t s = stream_.get();
-  const int finest = static_cast<int>(levels_.size()) - 1;
   Event start, stop;
   double best = std::numeric_limits<double>::infinity();
   for (int rep = 0; rep < std::max(1, reps); ++rep) {
     start.record(s);
-    vcycle(finest, false);
+    run_cycle(false);
     stop.record(s);
     stop.synchronize();
     best = std::min(best, stop.seconds_since(start));

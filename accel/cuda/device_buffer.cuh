@@ -88,6 +88,54 @@ class PinnedBuffer {
   std::size_t count_ = 0;
 };
 
+/// A page-locked range of someone else's host memory (cudaHostRegister), so that copies from and
+/// to it are DMA transfers without a staging copy. The owner of the memory must keep it in place
+/// until the registration is gone. A range the driver refuses (e.g. one already registered by
+/// another component: cudaErrorHostMemoryAlreadyRegistered) is not an error here: the
+/// registration stays empty, the error is cleared, and the caller keeps its staging path.
+class HostRegistration {
+ public:
+  HostRegistration() = default;
+  HostRegistration(const void* ptr, std::size_t bytes) {
+    // cudaHostRegister takes a non-const pointer but only locks the pages; nothing is written.
+    void* p = const_cast<void*>(ptr);
+    if (p == nullptr || bytes == 0) return;
+    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) {
+      ptr_ = p;
+      bytes_ = bytes;
+    } else {
+      cudaGetLastError();  // not sticky: the staging path still works
+    }
+  }
+  ~HostRegistration() { release(); }
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+  HostRegistration(HostRegistration&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  HostRegistration& operator=(HostRegistration&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+  }
+
+  /// Whether [ptr, ptr + bytes) is the registered range: copies of exactly it may skip staging.
+  bool covers(const void* ptr, std::size_t bytes) const {
+    return ptr_ != nullptr && ptr == ptr_ && bytes == bytes_;
+  }
+
+ private:
+  void release() {
+    if (ptr_) cudaHostUnregister(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 /// A non-blocking stream: work on it does not serialise with the legacy default stream, so other
 /// libraries' default-stream work in the same process cannot stall the local solves.
 class Stream {

@@ -54,6 +54,7 @@ enum cudaError_t : int {
   cudaErrorInvalidDevice = 101,
   cudaErrorNoKernelImageForDevice = 209,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
@@ -62,6 +63,9 @@ enum cudaError_t : int {
   cudaErrorLaunchFailure = 719,
   cudaErrorSystemDriverMismatch = 803,
   cudaErrorCompatNotSupportedOnDevice = 804,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureImplicit = 906,
 };
 
 enum cudaMemcpyKind : int {
@@ -76,12 +80,23 @@ inline constexpr unsigned cudaStreamDefault = 0x0;
 inline constexpr unsigned cudaStreamNonBlocking = 0x1;
 inline constexpr unsigned cudaHostRegisterDefault = 0x0;
 
+enum cudaStreamCaptureMode : int {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
+
 namespace quilt::accel::emulation {
 class StreamQueue;
 struct EventRecord;
+struct Graph;
 }  // namespace quilt::accel::emulation
 using cudaStream_t = quilt::accel::emulation::StreamQueue*;
 using cudaEvent_t = quilt::accel::emulation::EventRecord*;
+/// A captured graph and its executable form are the same thing here: the captured operations
+/// in stream order.
+using cudaGraph_t = quilt::accel::emulation::Graph*;
+using cudaGraphExec_t = quilt::accel::emulation::Graph*;
 
 struct cudaDeviceProp {
   char name[256];
@@ -145,6 +160,21 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+/// Stream capture (CUDA programming guide, "CUDA Graphs"): between Begin and End, the kernels,
+/// memsets and copies between device and page-locked memory queued on the stream are recorded
+/// into the graph instead of run. Anything that needs the host to wait for the capturing stream
+/// (a synchronisation, a copy to or from pageable memory, cudaFree, an event record) is refused
+/// with cudaErrorStreamCaptureUnsupported and invalidates the capture, whose End then returns
+/// cudaErrorStreamCaptureInvalidated. cudaGraphLaunch queues the recorded operations, in order,
+/// on the stream it is given; copies read their source when the replay runs.
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                 unsigned long long flags = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);

@@ -134,6 +134,7 @@ cudaError_t EmulatedDevice::allocate(void** ptr, std::size_t bytes, MemorySpace 
 
 cudaError_t EmulatedDevice::release(void* ptr, MemorySpace space) {
   if (ptr == nullptr) return result(cudaSuccess);
+  if (cudaError_t e = refuse_during_capture("cudaFree"); e != cudaSuccess) return e;
   // cudaFree and cudaFreeHost wait for the device: queued work may still use the memory.
   const cudaError_t err = synchronize_device();
   if (!memory_.release(ptr, space))
@@ -211,6 +212,14 @@ cudaError_t EmulatedDevice::copy(void* dst, const void* src, std::size_t bytes, 
   StreamQueue* q = queue(stream);
   if (q == nullptr)
     return result(cudaErrorInvalidResourceHandle, std::string(call) + ": unknown stream");
+  if (blocking)
+    if (cudaError_t e = refuse_during_capture(call); e != cudaSuccess) return e;
+  if (q->capturing() && (to == nullptr || from == nullptr)) {
+    // Pageable memory needs the host in the copy (staging), which a graph cannot replay.
+    q->invalidate_capture();
+    return result(cudaErrorStreamCaptureUnsupported,
+                  std::string(call) + " between pageable host memory and a capturing stream");
+  }
   std::uint64_t seq = 0;
   if (from == nullptr && !blocking) {
     // Pageable source: the runtime stages it before returning, so the caller may reuse it.
@@ -239,6 +248,8 @@ cudaError_t EmulatedDevice::fill(void* dst, int value, std::size_t bytes, cudaSt
   StreamQueue* q = queue(stream);
   if (q == nullptr)
     return result(cudaErrorInvalidResourceHandle, std::string(call) + ": unknown stream");
+  if (blocking)
+    if (cudaError_t e = refuse_during_capture(call); e != cudaSuccess) return e;
   const std::uint64_t seq = q->push([dst, value, bytes] { std::memset(dst, value, bytes); });
   if (blocking) return run(*q, seq);
   return result(cudaSuccess);
@@ -343,12 +354,90 @@ cudaError_t EmulatedDevice::synchronize(cudaStream_t stream) {
   StreamQueue* q = queue(stream);
   if (q == nullptr)
     return result(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize of an unknown stream");
+  if (q->capturing()) {
+    q->invalidate_capture();
+    return result(cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize of a capturing stream");
+  }
   return run(*q, UINT64_MAX);
 }
 
 cudaError_t EmulatedDevice::synchronize_device() {
+  if (cudaError_t e = refuse_during_capture("cudaDeviceSynchronize"); e != cudaSuccess) return e;
   run(legacy_, UINT64_MAX);
   for (const auto& s : streams_) run(*s, UINT64_MAX);
+  return result(cudaSuccess);
+}
+
+cudaError_t EmulatedDevice::refuse_during_capture(const char* call) {
+  bool any = false;
+  for (const auto& s : streams_)
+    if (s->capturing()) {
+      s->invalidate_capture();
+      any = true;
+    }
+  if (!any) return cudaSuccess;
+  return result(cudaErrorStreamCaptureImplicit,
+                std::string(call) + " waits for the device while a stream captures");
+}
+
+cudaError_t EmulatedDevice::begin_capture(cudaStream_t stream) {
+  if (stream == nullptr)
+    return result(cudaErrorStreamCaptureUnsupported,
+                  "cudaStreamBeginCapture on the legacy default stream");
+  StreamQueue* q = queue(stream);
+  if (q == nullptr)
+    return result(cudaErrorInvalidResourceHandle, "cudaStreamBeginCapture of an unknown stream");
+  if (q->capturing())
+    return result(cudaErrorIllegalState, "cudaStreamBeginCapture: the stream already captures");
+  q->begin_capture();
+  return result(cudaSuccess);
+}
+
+cudaError_t EmulatedDevice::end_capture(cudaStream_t stream, cudaGraph_t* graph) {
+  StreamQueue* q = queue(stream);
+  if (q == nullptr || graph == nullptr)
+    return result(cudaErrorInvalidResourceHandle, "cudaStreamEndCapture: unknown stream or null");
+  *graph = nullptr;
+  if (!q->capturing())
+    return result(cudaErrorIllegalState, "cudaStreamEndCapture: the stream does not capture");
+  auto nodes = q->end_capture();
+  if (!nodes)
+    return result(cudaErrorStreamCaptureInvalidated,
+                  "cudaStreamEndCapture: an operation during the capture was refused");
+  graphs_.push_back(std::make_unique<Graph>(Graph{std::move(*nodes)}));
+  *graph = graphs_.back().get();
+  return result(cudaSuccess);
+}
+
+cudaError_t EmulatedDevice::instantiate(cudaGraphExec_t* exec, cudaGraph_t graph) {
+  const auto known = [&](cudaGraph_t g) {
+    return std::any_of(graphs_.begin(), graphs_.end(), [&](const auto& p) { return p.get() == g; });
+  };
+  if (exec == nullptr || !known(graph))
+    return result(cudaErrorInvalidValue, "cudaGraphInstantiate of an unknown graph");
+  // The executable graph is a snapshot: later changes to the graph do not reach it.
+  graphs_.push_back(std::make_unique<Graph>(*graph));
+  *exec = graphs_.back().get();
+  return result(cudaSuccess);
+}
+
+cudaError_t EmulatedDevice::launch_graph(cudaGraphExec_t exec, cudaStream_t stream) {
+  const bool known =
+      std::any_of(graphs_.begin(), graphs_.end(), [&](const auto& p) { return p.get() == exec; });
+  StreamQueue* q = queue(stream);
+  if (!known || q == nullptr)
+    return result(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: unknown graph or stream");
+  if (sticky_ != cudaSuccess) return sticky_;
+  for (const auto& node : exec->nodes) q->push(node);
+  return result(cudaSuccess);
+}
+
+cudaError_t EmulatedDevice::destroy_graph(cudaGraph_t graph) {
+  const auto it =
+      std::find_if(graphs_.begin(), graphs_.end(), [&](const auto& p) { return p.get() == graph; });
+  if (it == graphs_.end())
+    return result(cudaErrorInvalidValue, "cudaGraphDestroy of an unknown graph");
+  graphs_.erase(it);  // replays already queued hold copies of the nodes
   return result(cudaSuccess);
 }
 
@@ -372,6 +461,12 @@ cudaError_t EmulatedDevice::record_event(cudaEvent_t event, cudaStream_t stream)
   StreamQueue* q = queue(stream);
   if (it == events_.end() || q == nullptr)
     return result(cudaErrorInvalidResourceHandle, "cudaEventRecord: unknown event or stream");
+  if (q->capturing()) {
+    // Not modelled: CUDA records an event node; nothing here records events in a capture.
+    q->invalidate_capture();
+    return result(cudaErrorStreamCaptureUnsupported,
+                  "cudaEventRecord on a capturing stream (not modelled by the emulation)");
+  }
   EventRecord& e = **it;
   const std::uint64_t generation = ++e.generation;
   e.recorded = true;

@@ -65,6 +65,12 @@ class EmulatedDevice {
   cudaError_t synchronize(cudaStream_t stream);
   cudaError_t synchronize_device();
 
+  cudaError_t begin_capture(cudaStream_t stream);
+  cudaError_t end_capture(cudaStream_t stream, cudaGraph_t* graph);
+  cudaError_t instantiate(cudaGraphExec_t* exec, cudaGraph_t graph);
+  cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t stream);
+  cudaError_t destroy_graph(cudaGraph_t graph);
+
   cudaError_t create_event(cudaEvent_t* event);
   cudaError_t destroy_event(cudaEvent_t event);
   cudaError_t record_event(cudaEvent_t event, cudaStream_t stream);
@@ -80,6 +86,10 @@ class EmulatedDevice {
   cudaError_t run(StreamQueue& q, std::uint64_t last);
   cudaError_t check_range(const void* p, std::size_t bytes, const char* call, const char* what,
                           const Allocation*& found);
+  /// A call that makes the host wait for the device while a stream captures: every capture is
+  /// invalidated and the call refused (cudaErrorStreamCaptureImplicit), as CUDA refuses such
+  /// "unsafe" calls during a capture. cudaSuccess when nothing captures.
+  cudaError_t refuse_during_capture(const char* call);
 
   std::mutex mutex_;
   int current_ = 0;
@@ -89,6 +99,7 @@ class EmulatedDevice {
   StreamQueue legacy_{cudaStreamDefault};
   std::vector<std::unique_ptr<StreamQueue>> streams_;
   std::vector<std::shared_ptr<EventRecord>> events_;
+  std::vector<std::unique_ptr<Graph>> graphs_;  ///< captured graphs and executable graphs
 };
 
 }  // namespace quilt::accel::emulation

@@ -115,6 +115,14 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorSystemDriverMismatch";
     case cudaErrorCompatNotSupportedOnDevice:
       return "cudaErrorCompatNotSupportedOnDevice";
+    case cudaErrorIllegalState:
+      return "cudaErrorIllegalState";
+    case cudaErrorStreamCaptureUnsupported:
+      return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated:
+      return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorStreamCaptureImplicit:
+      return "cudaErrorStreamCaptureImplicit";
   }
   return "cudaErrorUnknown";
 }
@@ -161,6 +169,14 @@ const char* cudaGetErrorString(cudaError_t error) {
       return "system has unsupported display driver / cuda driver combination";
     case cudaErrorCompatNotSupportedOnDevice:
       return "forward compatibility was attempted on non supported HW";
+    case cudaErrorIllegalState:
+      return "the resource is not in a valid state to perform the requested operation";
+    case cudaErrorStreamCaptureUnsupported:
+      return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated:
+      return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureImplicit:
+      return "operation would make the legacy stream depend on a capturing blocking stream";
   }
   return "unknown error";
 }
@@ -234,6 +250,37 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   const auto lock = device().lock();
   return device().synchronize(stream);
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode /*mode*/) {
+  const auto lock = device().lock();
+  return device().begin_capture(stream);
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  const auto lock = device().lock();
+  return device().end_capture(stream, graph);
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                 unsigned long long /*flags*/) {
+  const auto lock = device().lock();
+  return device().instantiate(exec, graph);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  const auto lock = device().lock();
+  return device().launch_graph(exec, stream);
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  const auto lock = device().lock();
+  return device().destroy_graph(graph);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  const auto lock = device().lock();
+  return device().destroy_graph(exec);
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <utility>
+#include <vector>
 
 namespace quilt::accel::emulation {
 
@@ -16,8 +18,18 @@ class StreamQueue {
  public:
   explicit StreamQueue(unsigned flags) : flags_(flags) {}
 
-  /// Queues task; returns its sequence number (increasing from 1).
+  /// Queues task; returns its sequence number (increasing from 1). While the stream captures,
+  /// the task is recorded instead and 0 returned.
   std::uint64_t push(std::function<void()> task);
+
+  /// Stream capture: push() records from here on, until end_capture() hands the record over
+  /// (empty if the capture was invalidated meanwhile).
+  void begin_capture() { captured_.emplace(); }
+  std::optional<std::vector<std::function<void()>>> end_capture();
+  bool capturing() const { return captured_.has_value(); }
+  /// An operation the capture could not record: the capture goes on (as CUDA's does) but its
+  /// end reports the failure.
+  void invalidate_capture() { capture_invalid_ = true; }
   /// Runs the queued tasks up to and including sequence number `last`, in order. If one throws,
   /// the tasks after it are dropped (a faulted device runs nothing more) and the exception
   /// propagates.
@@ -31,6 +43,13 @@ class StreamQueue {
   unsigned flags_;
   std::uint64_t next_ = 1;
   std::deque<std::pair<std::uint64_t, std::function<void()>>> tasks_;
+  std::optional<std::vector<std::function<void()>>> captured_;
+  bool capture_invalid_ = false;
+};
+
+/// A captured graph (also its executable form): the recorded operations in stream order.
+struct Graph {
+  std::vector<std::function<void()>> nodes;
 };
 
 /// An emulated event: the stream position it was last recorded at and, once the stream ran past

@@ -70,9 +70,12 @@ defects=(
   "barrier removed: norm reduction, inside the tree|$kernels|2|__syncthreads();|"
   "barrier removed: coarse LU, after loading the right-hand side|$kernels|3|__syncthreads();|"
   "barrier removed: coarse LU, forward substitution|$kernels|4|__syncthreads();|"
-  "barrier removed: coarse LU, before the result is written|$kernels|5|__syncthreads();|"
+  "barrier removed: coarse LU, column-oriented back substitution|$kernels|5|__syncthreads();|"
+  "barrier removed: coarse LU, before the result is written|$kernels|6|__syncthreads();|"
   "stream synchronisation removed: solve(), before the correction is read|$multigrid|1|  stream_.synchronize();
-  std::memcpy(correction|  std::memcpy(correction"
+  if (!direct)|  if (!direct)"
+  "graph replay: the host loses track of the iterate buffers|$multigrid|1|levels_[k].current = g.current_after[k];|"
+  "graph replay: a cycle from x = 0 keeps the previous cycle's buffer choice|$multigrid|1|if (x_is_zero) l.current = 0;|"
   "stream synchronisation removed: finest_defect_norms(), before the norms are read|$multigrid|1|                                   cudaMemcpyDeviceToHost, s));
   stream_.synchronize();|                                   cudaMemcpyDeviceToHost, s));"
 )

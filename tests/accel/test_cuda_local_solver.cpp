@@ -22,6 +22,10 @@
 #include "accel/local_solver.hpp"
 #include "q1_test_matrices.hpp"
 
+#ifdef QUILT_CUDA_EMULATION_TEST
+#include <cuda_runtime.h>  // the emulation's: the tests look at its registrations
+#endif
+
 namespace quilt::accel {
 namespace {
 
@@ -225,6 +229,83 @@ std::string rejection(const LocalSolverParams& p) {
   return "(accepted)";
 }
 
+/// The pages pin_io() locks stay locked exactly as long as the solver lives: a second
+/// registration of the range is refused while it does, and succeeds after.
+TEST(CudaLocalSolverEmulation, PinIoRegistersUntilTheSolverIsGone) {
+  const Problem p = make_problem(1, 4, mixed_macros(2), 5u);
+  std::vector<double> defect = p.defect, correction(p.fine().rows());
+  const std::size_t bytes = defect.size() * sizeof(double);
+  {
+    auto solver = make_local_solver(params_for(Target::cuda, Precision::float32));
+    solver->setup(p.levels());
+    solver->pin_io(defect.data(), correction.data(), defect.size());
+    EXPECT_EQ(cudaHostRegister(defect.data(), bytes, cudaHostRegisterDefault),
+              cudaErrorHostMemoryAlreadyRegistered);
+    EXPECT_EQ(cudaHostRegister(correction.data(), bytes, cudaHostRegisterDefault),
+              cudaErrorHostMemoryAlreadyRegistered);
+    cudaGetLastError();
+    // A second pin_io() of the same vectors releases the first registration before it locks.
+    solver->pin_io(defect.data(), correction.data(), defect.size());
+    solver->solve(defect.data(), correction.data());
+    EXPECT_FALSE(solver->last_stats().staged);
+  }
+  ASSERT_EQ(cudaHostRegister(defect.data(), bytes, cudaHostRegisterDefault), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(defect.data()), cudaSuccess);
+  // A range already locked by someone else is not an error: the solver stages instead.
+  ASSERT_EQ(cudaHostRegister(correction.data(), bytes, cudaHostRegisterDefault), cudaSuccess);
+  {
+    auto solver = make_local_solver(params_for(Target::cuda, Precision::float32));
+    solver->setup(p.levels());
+    solver->pin_io(defect.data(), correction.data(), defect.size());
+    solver->solve(defect.data(), correction.data());
+    EXPECT_TRUE(solver->last_stats().staged);
+    EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
+  }
+  EXPECT_EQ(cudaHostUnregister(correction.data()), cudaSuccess);
+}
+
+/// The emulation's stream capture, which the V-cycle's graph relies on: operations are recorded,
+/// not run; a replay runs them in order and reads a copy's source when it runs; a host wait
+/// during the capture is refused and invalidates it.
+TEST(CudaLocalSolverEmulation, StreamCaptureRecordsAndReplays) {
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  double* dev = nullptr;
+  double* host = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&dev), sizeof(double)), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&host), 2 * sizeof(double)), cudaSuccess);
+  host[0] = 1.0;
+  host[1] = -1.0;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(dev, host, sizeof(double), cudaMemcpyHostToDevice, s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(host + 1, dev, sizeof(double), cudaMemcpyDeviceToHost, s), cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  EXPECT_EQ(host[1], -1.0) << "a captured copy ran";
+  for (double v : {2.0, 3.0}) {
+    host[0] = v;  // read by the replay, not at capture
+    ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    EXPECT_EQ(host[1], v);
+  }
+  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaErrorStreamCaptureUnsupported);
+  double pageable = 0.0;
+  EXPECT_EQ(cudaMemcpyAsync(&pageable, dev, sizeof(double), cudaMemcpyDeviceToHost, s),
+            cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(cudaStreamEndCapture(s, &graph), cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(graph, nullptr);
+  cudaGetLastError();
+  EXPECT_EQ(cudaFree(dev), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(host), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+}
+
 TEST(CudaLocalSolverEmulatedFaults, DriverMismatchIsNotReportedAsNoDevice) {
   const EmulatedFault fault("QUILT_CUDA_EMULATION_FAULT", "insufficient-driver");
   EXPECT_EQ(cuda_device_count(), 0);
@@ -409,7 +490,7 @@ TEST(CudaLocalSolver, MatchesCpuOnManyMacros) {
 /// levels.front() == levels.back(): the solve is the batched dense LU alone.
 TEST(CudaLocalSolver, CoarseDirectSolveMatchesCpu) {
   QUILT_REQUIRE_CUDA_DEVICE();
-  for (int level : {0, 1, 2, 3}) {
+  for (int level : {0, 1, 2, 3, 4}) {
     SCOPED_TRACE("level " + std::to_string(level));
     const Problem p = make_problem(level, level, mixed_macros(6), 11u + level);
     const auto cpu_f = run(params_for(Target::cpu, Precision::float32), p);
@@ -418,6 +499,12 @@ TEST(CudaLocalSolver, CoarseDirectSolveMatchesCpu) {
     const auto cuda_d = run(params_for(Target::cuda, Precision::float64), p);
     EXPECT_LE(worst_relative_difference(cuda_f, cpu_f, 6), 1e-5);
     EXPECT_LE(worst_relative_difference(cuda_d, cpu_d, 6), 1e-12);
+#ifdef QUILT_CUDA_EMULATION_TEST
+    // The emulation runs the kernel's arithmetic on the host, and both targets substitute in the
+    // same order (forward by ascending, backward by descending column): equal to the last bit.
+    EXPECT_EQ(cuda_f, cpu_f);
+    EXPECT_EQ(cuda_d, cpu_d);
+#endif
     // A direct solve in double leaves a residual at round-off.
     const auto res = residual_norms(p.fine(), p.defect, cuda_d);
     const auto ref = macro_norms(p.defect, 6);
@@ -580,6 +667,44 @@ TEST(CudaLocalSolver, UpdateGivesBitwiseTheCorrectionOfAFreshSetup) {
     EXPECT_TRUE(bitwise_equal(solve_with(*solver, defect), updated));
     solver->update(first.levels());
     EXPECT_TRUE(bitwise_equal(solve_with(*solver, defect), before));
+  }
+}
+
+/// pin_io(): solves on the named vectors copy straight from and to them (no staging), others
+/// are staged; both give the same correction, bitwise, in each precision and with several cycles
+/// (digits > 0: the norms are read back in between).
+TEST(CudaLocalSolver, PinnedVectorsSkipStagingAndGiveTheSameCorrection) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(1, 6, mixed_macros(3), 77u);
+  const std::size_t rows = p.fine().rows();
+  for (Precision precision : {Precision::float32, Precision::float64}) {
+    SCOPED_TRACE(to_string(precision));
+    LocalSolverParams params = params_for(Target::cuda, precision);
+    params.max_cycles = 3;
+    params.digits = 10.0;
+    auto staged = make_local_solver(params);
+    staged->setup(p.levels());
+    std::vector<double> reference(rows, -1.0);
+    staged->solve(p.defect.data(), reference.data());
+    EXPECT_TRUE(staged->last_stats().staged);
+
+    auto pinned = make_local_solver(params);
+    std::vector<double> defect = p.defect, correction(rows, -1.0);
+    EXPECT_THROW(pinned->pin_io(defect.data(), correction.data(), rows), AccelError);  // no setup
+    pinned->setup(p.levels());
+    EXPECT_THROW(pinned->pin_io(defect.data(), correction.data(), rows - 1), AccelError);
+    pinned->pin_io(defect.data(), correction.data(), rows);
+    for (int rep = 0; rep < 2; ++rep) {
+      std::fill(correction.begin(), correction.end(), -1.0);
+      pinned->solve(defect.data(), correction.data());
+      EXPECT_FALSE(pinned->last_stats().staged);
+      EXPECT_TRUE(bitwise_equal(correction, reference));
+    }
+    // Another output vector: the defect still goes direct, the correction is staged.
+    std::vector<double> other(rows, -1.0);
+    pinned->solve(defect.data(), other.data());
+    EXPECT_TRUE(pinned->last_stats().staged);
+    EXPECT_TRUE(bitwise_equal(other, reference));
   }
 }
 

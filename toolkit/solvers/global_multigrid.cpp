@@ -51,6 +51,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
         std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level);
     local_[l] = accel::make_local_solver(params_.local);
     local_[l]->setup(local_matrices(l));  // the solver keeps its own (converted) copies
+    local_[l]->pin_io(work_[l].defect.data(), work_[l].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
 }

@@ -75,11 +75,13 @@ class GlobalMultigrid final : public Preconditioner {
 
   const LevelHierarchy* hierarchy_;
   GlobalMultigridParams params_;
-  std::vector<LevelOperator> operators_;                          ///< levels 0..L
+  std::vector<LevelOperator> operators_;                ///< levels 0..L
+  std::vector<LevelVector> inverse_sqrt_multiplicity_;  ///< levels 0..L
+  /// Levels 0..L. Declared before local_, so destroyed after it: the local solvers hold the pages
+  /// of defect and correction locked (LocalSolver::pin_io) until they are gone.
+  std::vector<Work> work_;
   std::vector<std::unique_ptr<LocalCoarseLevels>> local_levels_;  ///< levels 0..L (null <= Lc)
   std::vector<std::unique_ptr<accel::LocalSolver>> local_;        ///< levels 0..L (null <= Lc)
-  std::vector<LevelVector> inverse_sqrt_multiplicity_;            ///< levels 0..L
-  std::vector<Work> work_;                                        ///< levels 0..L
   std::optional<CoarseGridSolver> coarse_;
   MultigridTimings timings_;
 };
