@@ -136,7 +136,8 @@ std::vector<double> run(const LocalSolverParams& params, const Problem& p,
   return c;
 }
 
-/// Largest per-macro relative 2-norm difference |a_m - b_m| / |b_m|.
+/// Largest per-macro relative 2-norm difference |a_m - b_m| / |b_m|; NaN if any macro's is (a
+/// later macro's finite difference must not hide it).
 double worst_relative_difference(const std::vector<double>& a, const std::vector<double>& b,
                                  int macros) {
   const std::size_t per = a.size() / macros;
@@ -148,7 +149,7 @@ double worst_relative_difference(const std::vector<double>& a, const std::vector
       ref += b[r] * b[r];
     }
     const double rel = ref > 0.0 ? std::sqrt(diff / ref) : std::sqrt(diff);
-    if (!(rel <= worst)) worst = rel;
+    if (std::isnan(rel) || rel > worst) worst = rel;
   }
   return worst;
 }
