@@ -13,7 +13,8 @@ namespace quilt::accel {
 namespace {
 
 constexpr const char* kCudaSmoothers =
-    "jacobi, and gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.local.ordering = colour";
+    "jacobi, ilu, and gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.local.ordering = "
+    "colour";
 
 #ifndef QUILT_HAVE_CUDA
 constexpr const char* kNoCudaBuild =
@@ -52,8 +53,11 @@ void check_local_solver_params(const LocalSolverParams& p) {
 
 bool cuda_has_smoother(SmootherType s, SweepOrder o) {
   if (s == SmootherType::jacobi) return true;
+  // ILU(0) has one ordering, lexicographic: its substitutions run by wavefronts on the device,
+  // which gives the lexicographic result.
+  if (s == SmootherType::ilu) return o == SweepOrder::lexicographic;
   // The 4-colour point smoothers and the zebra line smoothers: their data-parallel forms.
-  return s != SmootherType::ilu && o == SweepOrder::colour;
+  return o == SweepOrder::colour;
 }
 
 std::string describe_cycle(const LocalSolverParams& p) {

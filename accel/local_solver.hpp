@@ -126,8 +126,9 @@ void check_level_structure(const BandedMatrix<double>& A, std::size_t k, int mac
 /// The cycle and smoother of params as descriptions show them, e.g. "V(2,3) gs/colour(1)".
 std::string describe_cycle(const LocalSolverParams& params);
 
-/// Whether the cuda target has smoother s in ordering o: jacobi, the 4-colour gs, sor, ssor and
-/// the zebra trigs-x, trigs-y, aditrigs (not ilu).
+/// Whether the cuda target has smoother s in ordering o: jacobi, ilu (lexicographic, its only
+/// ordering, run by wavefronts), the 4-colour gs, sor, ssor and the zebra trigs-x, trigs-y,
+/// aditrigs.
 bool cuda_has_smoother(SmootherType s, SweepOrder o);
 
 /// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a

@@ -22,6 +22,7 @@
 
 #include "accel/cpu/dense_lu.hpp"
 #include "accel/cpu/smoothers/grid_transpose.hpp"
+#include "accel/cpu/smoothers/ilu_smoother.hpp"
 #include "accel/cpu/smoothers/line_smoother.hpp"
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
@@ -30,6 +31,7 @@
 #include "accel/cuda/device_buffer.cuh"
 #include "accel/cuda/device_probe.cuh"
 #include "accel/cuda/device_selection.cuh"
+#include "accel/cuda/ilu_kernels.cuh"
 #include "accel/cuda/smoother_kernels.cuh"
 
 namespace quilt::accel {
@@ -49,6 +51,9 @@ bool x_lines(SmootherType s) {
 bool y_lines(SmootherType s) {
   return s == SmootherType::trigs_y || s == SmootherType::aditrigs;
 }
+bool ilu(SmootherType s) {
+  return s == SmootherType::ilu;
+}
 
 void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
   check_local_levels(levels, kSetup);
@@ -63,6 +68,14 @@ void check_levels(const std::vector<const BandedMatrix<double>*>& levels) {
       throw AccelError(where + ": " + std::to_string(A->macros) +
                        " macros exceed the cuda target's limit of 65535 per rank");
   }
+}
+
+/// The 9 bands of a level stored one after the other in `storage` (rows each).
+template <class T>
+DeviceBands<T> bands_in(const DeviceBuffer<T>& storage, std::size_t rows) {
+  DeviceBands<T> v{};
+  for (int k = 0; k < kBands; ++k) v.band[k] = storage.get() + k * rows;
+  return v;
 }
 
 /// Device-resident state of one level of the batch.
@@ -85,13 +98,14 @@ struct DeviceLevel {
   BandedMatrix<T> host;
   BandedMatrix<T> host_transposed;
   std::vector<T> host_factors;
+  // ILU(0) only (k >= 1): the cpu target's factors of the converted matrix `host`, on the host
+  // and on the device in the layout of the bands, and the factorisation's double window.
+  DeviceBuffer<T> ilu_factors;
+  BandedMatrix<T> host_ilu;
+  typename cpu::IluSmoother<T>::Window ilu_window;
 
-  DeviceBands<T> transposed_view() const {
-    DeviceBands<T> v{};
-    for (int k = 0; k < kBands; ++k)
-      v.band[k] = transposed.get() + static_cast<std::size_t>(k) * shape.rows;
-    return v;
-  }
+  DeviceBands<T> transposed_view() const { return bands_in(transposed, shape.rows); }
+  DeviceBands<T> ilu_view() const { return bands_in(ilu_factors, shape.rows); }
 
   DeviceBands<T> view() const {
     DeviceBands<T> v{};
@@ -149,6 +163,8 @@ class CudaLocalMultigrid final : public LocalSolver {
   void smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
   /// The zebra line smoothers (trigs-x, trigs-y, aditrigs).
   void smooth_lines(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward);
+  /// ILU(0), the same sweep in both directions (as the cpu IluSmoother).
+  void smooth_ilu(DeviceLevel<T>& l, int steps, bool x_is_zero);
   /// Per-macro 2-norms of b - A x (of b when x is null) on the finest level, to host_norms_.
   void finest_defect_norms(const T* x);
   void select_device() const { QUILT_CUDA_CHECK(cudaSetDevice(device_)); }
@@ -282,8 +298,13 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
     l.bands = DeviceBuffer<T>(rows * kBands);
     l.invdiag = DeviceBuffer<T>(rows);
     l.x[1] = DeviceBuffer<T>(rows);
-    if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+    if (x_lines(params_.smoother) || y_lines(params_.smoother) || ilu(params_.smoother)) {
       l.host = BandedMatrix<T>(src.macros, src.n);
+      if (ilu(params_.smoother)) {
+        l.ilu_factors = DeviceBuffer<T>(rows * kBands);
+        l.host_ilu = BandedMatrix<T>(src.macros, src.n);
+        l.ilu_window.resize(2 * static_cast<std::size_t>(src.n));
+      }
       if (x_lines(params_.smoother)) {
         l.line_factors = DeviceBuffer<T>(2 * rows);
         l.host_factors.resize(2 * rows);
@@ -333,10 +354,20 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
   }
   stream_.synchronize();
   if (l.host.macros == 0) return;
-  // Line smoothers: the cpu target's factors of the converted matrix (and of its transpose).
+  // Line smoothers and ILU(0): the cpu target's factors of the converted matrix (and of its
+  // transpose).
   for (int b = 0; b < kBands; ++b)
     std::transform(src.band[b].begin(), src.band[b].end(), l.host.band[b].begin(),
                    [](double v) { return static_cast<T>(v); });
+  if (ilu(params_.smoother)) {
+    try {
+      cpu::IluSmoother<T>::factorise(l.host, l.host_ilu, l.ilu_window);
+    } catch (const AccelError& e) {
+      throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
+    }
+    for (int b = 0; b < kBands; ++b)
+      upload(l.ilu_factors.get() + b * rows, l.host_ilu.band[b].data(), rows);
+  }
   if (x_lines(params_.smoother)) {
     cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
                                     false);
@@ -419,11 +450,35 @@ void CudaLocalMultigrid<T>::smooth_lines(DeviceLevel<T>& l, int steps, bool x_is
 }
 
 template <class T>
+void CudaLocalMultigrid<T>::smooth_ilu(DeviceLevel<T>& l, int steps, bool x_is_zero) {
+  const T omega = static_cast<T>(params_.omega());
+  const cudaStream_t s = stream_.get();
+  // The spare iterate buffer is free while smoothing: the defect, then the correction in place.
+  T* c = l.spare();
+  if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
+  for (int step = 0; step < steps; ++step) {
+    // From x = 0 the defect is b (the cpu smoother copies it). No mask: the cpu defect has none,
+    // and a Dirichlet row's unit factors leave its correction at its defect.
+    const T* d = l.b.get();
+    if (step > 0 || !x_is_zero) {
+      launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, nullptr, T(0), c,
+                                     l.shape, s);
+      d = c;
+    }
+    launch_ilu_sweep(l.ilu_view(), d, c, omega, l.iterate(), l.shape, s);
+  }
+}
+
+template <class T>
 void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward) {
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
   if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
     smooth_lines(l, steps, x_is_zero, backward);
+    return;
+  }
+  if (ilu(params_.smoother)) {
+    smooth_ilu(l, steps, x_is_zero);
     return;
   }
   if (params_.smoother != SmootherType::jacobi) {

@@ -204,9 +204,9 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
     config.fail("solver.velocity.smoother",
                 accel::to_string(v.type) +
                     " with solver.velocity.ordering = " + accel::to_string(v.ordering) +
-                    " is not available on solver.local.target = cuda yet (it has jacobi, and "
-                    "gs, sor, ssor, trigs-x, trigs-y, aditrigs with solver.velocity.ordering = "
-                    "colour)");
+                    " is not available on solver.local.target = cuda yet (it has jacobi, ilu, "
+                    "and gs, sor, ssor, trigs-x, trigs-y, aditrigs with "
+                    "solver.velocity.ordering = colour)");
   p.multigrid = scarc.multigrid;
   p.coarse_threshold = scarc.coarse_threshold;
 }

@@ -76,8 +76,13 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
 }
 
 template <class T>
+void IluSmoother<T>::factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factors, Window& window) {
+  for (int m = 0; m < A.macros; ++m) factorise_macro(A, m, window, factors);
+}
+
+template <class T>
 void IluSmoother<T>::refresh(const BandedMatrix<T>& A) {
-  for (int m = 0; m < A.macros; ++m) factorise_macro(A, m, window_, factors_);
+  factorise(A, factors_, window_);
 }
 
 template <class T>

@@ -21,9 +21,19 @@ class IluSmoother final : public Smoother<T> {
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
 
+  /// The factorisation's double copy of two x-lines of rows (all that the elimination of a row
+  /// reads): 2 n of them.
+  using Window = std::vector<std::array<double, kBands>>;
+
   /// The factors in band storage: L in bands 0..3 (its unit diagonal implied), 1 / U(r, r) in
   /// band 4, U in bands 5..8. For the tests.
   const BandedMatrix<T>& factors() const { return factors_; }
+
+  /// ILU(0) of every macro of A into `factors` (A's macros and n), in double in `window` (2 A.n
+  /// rows), in lexicographic order. Throws AccelError naming the macro and node of a zero or
+  /// non-finite pivot. Allocates nothing. Public for the cuda target, which substitutes with the
+  /// same factors on the device.
+  static void factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factors, Window& window);
 
  private:
   void refresh(const BandedMatrix<T>& A) override;
@@ -33,9 +43,9 @@ class IluSmoother final : public Smoother<T> {
   T omega_;
   BandedMatrix<T> factors_;
   std::vector<T> work_;  ///< the defect, then the correction
-  /// The factorisation runs in double on two x-lines of rows at a time (all that the elimination
-  /// of a row reads), so its double copy stays small.
-  std::vector<std::array<double, kBands>> window_;
+  /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
+  /// small.
+  Window window_;
 };
 
 }  // namespace quilt::accel::cpu
