@@ -211,6 +211,7 @@ cudaError_t EmulatedDevice::copy(void* dst, const void* src, std::size_t bytes, 
   StreamQueue* q = queue(stream);
   if (q == nullptr)
     return result(cudaErrorInvalidResourceHandle, std::string(call) + ": unknown stream");
+  ++queued_.copies;
   std::uint64_t seq = 0;
   if (from == nullptr && !blocking) {
     // Pageable source: the runtime stages it before returning, so the caller may reuse it.
@@ -239,6 +240,7 @@ cudaError_t EmulatedDevice::fill(void* dst, int value, std::size_t bytes, cudaSt
   StreamQueue* q = queue(stream);
   if (q == nullptr)
     return result(cudaErrorInvalidResourceHandle, std::string(call) + ": unknown stream");
+  ++queued_.fills;
   const std::uint64_t seq = q->push([dst, value, bytes] { std::memset(dst, value, bytes); });
   if (blocking) return run(*q, seq);
   return result(cudaSuccess);
@@ -278,6 +280,7 @@ void EmulatedDevice::launch(cudaStream_t stream, const dim3& grid, const dim3& b
     result(cudaErrorInvalidResourceHandle, at + ": unknown stream");
     return;
   }
+  ++queued_.kernels;
   q->push([grid, block, shared_bytes, at, body = std::move(thread_body)] {
     gridDim = grid;
     ThreadBlock& runner = block_runner();

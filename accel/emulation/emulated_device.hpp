@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,13 @@ class EmulatedDevice {
   void launch(cudaStream_t stream, const dim3& grid, const dim3& block, std::size_t shared_bytes,
               std::function<void()> thread_body, const std::source_location& where);
 
+  /// Work queued on the streams since the process started, for bench/cuda_launch_count.cpp
+  /// (whose counts bench/gpu_model.py checks its launch model against).
+  struct QueuedWork {
+    std::uint64_t kernels = 0, fills = 0, copies = 0;
+  };
+  QueuedWork queued_work() const { return queued_; }
+
   cudaError_t create_stream(cudaStream_t* stream, unsigned flags);
   cudaError_t destroy_stream(cudaStream_t stream);
   /// Runs everything queued on the stream (null: the legacy default stream).
@@ -84,6 +92,7 @@ class EmulatedDevice {
   std::mutex mutex_;
   int current_ = 0;
   cudaError_t sticky_ = cudaSuccess;
+  QueuedWork queued_;
   cudaError_t last_ = cudaSuccess;
   DeviceMemory memory_;
   StreamQueue legacy_{cudaStreamDefault};
