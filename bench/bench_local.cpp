@@ -12,13 +12,19 @@
 // Every working set is a multiple of the last-level cache, so the figures are memory figures.
 //
 //   quilt-bench-local [--quick]     --quick: small sizes and few repetitions (a smoke run)
+//   quilt-bench-local --cycle SMOOTHER ORDERING PRE POST LEVEL MACROS PRECISION COARSE REPS
+//       one Markdown row: the best-of-REPS seconds of one local solve (defect in, one V(PRE,
+//       POST) cycle on levels COARSE..LEVEL, correction out) on MACROS band-path Q1 macros; the
+//       cpu times of the GPU performance model (bench/gpu_model.py).
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -292,15 +298,56 @@ void smoother_table(const Config& cfg, double triad) {
   }
 }
 
+/// --cycle: the cpu time of one local solve for bench/gpu_model.py, on the band path (every
+/// level banded_only: the cuda target reads the 9 bands whatever the stencil).
+int model_cycle(char** arg) {
+  quilt::accel::LocalSolverParams p;
+  p.smoother = quilt::accel::parse_smoother(arg[0]);
+  p.ordering = quilt::accel::parse_sweep_order(arg[1]);
+  p.pre_smooth = std::atoi(arg[2]);
+  p.post_smooth = std::atoi(arg[3]);
+  const int level = std::atoi(arg[4]), macros = std::atoi(arg[5]);
+  p.precision = quilt::accel::parse_precision(arg[6]);
+  const int coarse = std::atoi(arg[7]), reps = std::max(1, std::atoi(arg[8]));
+  auto solver = quilt::accel::make_local_solver(p);
+  {
+    std::vector<BandedMatrix<double>> hierarchy;
+    for (int L = coarse; L <= level; ++L)
+      hierarchy.push_back(banded_only(q1_batch<double>(L, macros)));
+    std::vector<const BandedMatrix<double>*> levels;
+    for (const auto& A : hierarchy) levels.push_back(&A);
+    solver->setup(levels);
+  }
+  const std::size_t n = quilt::accel::nodes_per_side(level);
+  const std::size_t rows = n * n * macros;
+  std::vector<double> d(rows), c(rows);
+  for (std::size_t r = 0; r < rows; ++r) d[r] = static_cast<double>((r * 7919) % 1000) * 1e-3;
+  const double t = best_seconds(reps, [&] { solver->solve(d.data(), c.data()); });
+  std::printf("| %s | %s | %d | %d | %d | %d | %s | %d | %d | %.6e |\n", arg[0], arg[1],
+              p.pre_smooth, p.post_smooth, level, macros, arg[6], coarse, reps, t);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Config cfg;
+  if (argc == 11 && std::strcmp(argv[1], "--cycle") == 0) {
+    try {
+      return model_cycle(argv + 2);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "quilt-bench-local --cycle: %s\n", e.what());
+      return 2;
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       cfg.quick = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--quick]\n       %s --cycle SMOOTHER ORDERING PRE POST LEVEL "
+                   "MACROS PRECISION COARSE REPS\n",
+                   argv[0], argv[0]);
       return 2;
     }
   }

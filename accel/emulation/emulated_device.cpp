@@ -220,6 +220,7 @@ cudaError_t EmulatedDevice::copy(void* dst, const void* src, std::size_t bytes, 
     return result(cudaErrorStreamCaptureUnsupported,
                   std::string(call) + " between pageable host memory and a capturing stream");
   }
+  count(*q, &WorkCount::copies);
   std::uint64_t seq = 0;
   if (from == nullptr && !blocking) {
     // Pageable source: the runtime stages it before returning, so the caller may reuse it.
@@ -250,6 +251,7 @@ cudaError_t EmulatedDevice::fill(void* dst, int value, std::size_t bytes, cudaSt
     return result(cudaErrorInvalidResourceHandle, std::string(call) + ": unknown stream");
   if (blocking)
     if (cudaError_t e = refuse_during_capture(call); e != cudaSuccess) return e;
+  count(*q, &WorkCount::fills);
   const std::uint64_t seq = q->push([dst, value, bytes] { std::memset(dst, value, bytes); });
   if (blocking) return run(*q, seq);
   return result(cudaSuccess);
@@ -289,6 +291,7 @@ void EmulatedDevice::launch(cudaStream_t stream, const dim3& grid, const dim3& b
     result(cudaErrorInvalidResourceHandle, at + ": unknown stream");
     return;
   }
+  count(*q, &WorkCount::kernels);
   q->push([grid, block, shared_bytes, at, body = std::move(thread_body)] {
     gridDim = grid;
     ThreadBlock& runner = block_runner();
@@ -368,6 +371,13 @@ cudaError_t EmulatedDevice::synchronize_device() {
   return result(cudaSuccess);
 }
 
+void EmulatedDevice::count(StreamQueue& q, std::uint64_t WorkCount::*kind) {
+  // Captured work is counted when a replay queues it, not when it is recorded.
+  // Named first: GCC 12 applies .* to a copy of a conditional expression's result.
+  WorkCount& counts = q.capturing() ? q.captured_work() : queued_;
+  ++(counts.*kind);
+}
+
 cudaError_t EmulatedDevice::refuse_during_capture(const char* call) {
   bool any = false;
   for (const auto& s : streams_)
@@ -404,7 +414,7 @@ cudaError_t EmulatedDevice::end_capture(cudaStream_t stream, cudaGraph_t* graph)
   if (!nodes)
     return result(cudaErrorStreamCaptureInvalidated,
                   "cudaStreamEndCapture: an operation during the capture was refused");
-  graphs_.push_back(std::make_unique<Graph>(Graph{std::move(*nodes)}));
+  graphs_.push_back(std::make_unique<Graph>(std::move(*nodes)));
   *graph = graphs_.back().get();
   return result(cudaSuccess);
 }
@@ -429,6 +439,7 @@ cudaError_t EmulatedDevice::launch_graph(cudaGraphExec_t exec, cudaStream_t stre
     return result(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: unknown graph or stream");
   if (sticky_ != cudaSuccess) return sticky_;
   for (const auto& node : exec->nodes) q->push(node);
+  (q->capturing() ? q->captured_work() : queued_) += exec->work;
   return result(cudaSuccess);
 }
 

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,12 @@ class EmulatedDevice {
   void launch(cudaStream_t stream, const dim3& grid, const dim3& block, std::size_t shared_bytes,
               std::function<void()> thread_body, const std::source_location& where);
 
+  /// Work queued on the streams since the process started, replays of graphs included, for
+  /// bench/cuda_launch_count.cpp (whose counts bench/gpu_model.py checks its launch model
+  /// against).
+  using QueuedWork = WorkCount;
+  QueuedWork queued_work() const { return queued_; }
+
   cudaError_t create_stream(cudaStream_t* stream, unsigned flags);
   cudaError_t destroy_stream(cudaStream_t stream);
   /// Runs everything queued on the stream (null: the legacy default stream).
@@ -90,10 +97,13 @@ class EmulatedDevice {
   /// invalidated and the call refused (cudaErrorStreamCaptureImplicit), as CUDA refuses such
   /// "unsafe" calls during a capture. cudaSuccess when nothing captures.
   cudaError_t refuse_during_capture(const char* call);
+  /// One operation of `kind` queued on q, or recorded into q's capture.
+  void count(StreamQueue& q, std::uint64_t WorkCount::*kind);
 
   std::mutex mutex_;
   int current_ = 0;
   cudaError_t sticky_ = cudaSuccess;
+  QueuedWork queued_;
   cudaError_t last_ = cudaSuccess;
   DeviceMemory memory_;
   StreamQueue legacy_{cudaStreamDefault};

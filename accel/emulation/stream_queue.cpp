@@ -4,15 +4,15 @@ namespace quilt::accel::emulation {
 
 std::uint64_t StreamQueue::push(std::function<void()> task) {
   if (captured_) {
-    captured_->push_back(std::move(task));
+    captured_->nodes.push_back(std::move(task));
     return 0;
   }
   tasks_.emplace_back(next_, std::move(task));
   return next_++;
 }
 
-std::optional<std::vector<std::function<void()>>> StreamQueue::end_capture() {
-  std::optional<std::vector<std::function<void()>>> out = std::move(captured_);
+std::optional<Graph> StreamQueue::end_capture() {
+  std::optional<Graph> out = std::move(captured_);
   captured_.reset();
   if (std::exchange(capture_invalid_, false)) out.reset();
   return out;

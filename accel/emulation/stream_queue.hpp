@@ -14,6 +14,23 @@
 
 namespace quilt::accel::emulation {
 
+/// Operations queued (or captured) by kind.
+struct WorkCount {
+  std::uint64_t kernels = 0, fills = 0, copies = 0;
+  WorkCount& operator+=(const WorkCount& o) {
+    kernels += o.kernels;
+    fills += o.fills;
+    copies += o.copies;
+    return *this;
+  }
+};
+
+/// A captured graph (also its executable form): the recorded operations in stream order.
+struct Graph {
+  std::vector<std::function<void()>> nodes;
+  WorkCount work;
+};
+
 class StreamQueue {
  public:
   explicit StreamQueue(unsigned flags) : flags_(flags) {}
@@ -25,8 +42,10 @@ class StreamQueue {
   /// Stream capture: push() records from here on, until end_capture() hands the record over
   /// (empty if the capture was invalidated meanwhile).
   void begin_capture() { captured_.emplace(); }
-  std::optional<std::vector<std::function<void()>>> end_capture();
+  std::optional<Graph> end_capture();
   bool capturing() const { return captured_.has_value(); }
+  /// The counts of what the running capture recorded.
+  WorkCount& captured_work() { return captured_->work; }
   /// An operation the capture could not record: the capture goes on (as CUDA's does) but its
   /// end reports the failure.
   void invalidate_capture() { capture_invalid_ = true; }
@@ -43,14 +62,10 @@ class StreamQueue {
   unsigned flags_;
   std::uint64_t next_ = 1;
   std::deque<std::pair<std::uint64_t, std::function<void()>>> tasks_;
-  std::optional<std::vector<std::function<void()>>> captured_;
+  std::optional<Graph> captured_;
   bool capture_invalid_ = false;
 };
 
-/// A captured graph (also its executable form): the recorded operations in stream order.
-struct Graph {
-  std::vector<std::function<void()>> nodes;
-};
 
 /// An emulated event: the stream position it was last recorded at and, once the stream ran past
 /// it, the host time it was reached.
