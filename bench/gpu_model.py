@@ -52,7 +52,9 @@ BW_FRACTION = 0.8
 # replayed CUDA graph (https://cuda.juliagpu.org/dev/usage/graphs/), i.e. 3.3 us and 0.9 us per
 # kernel; NVIDIA's graph guide describes the per-launch host cost the graph removes
 # (https://docs.nvidia.com/cuda/cuda-programming-guide/04-special-topics/cuda-graphs.html).
-# The cuda target launches eagerly today (issue 15 asks for the graph); --launch graph models it.
+# The cuda target replays its V-cycle as one CUDA graph (accel/cuda/cuda_graph.cuh): the cycle's
+# operations cost the graph figure each, the graph launch itself and the operations outside the
+# cycle (copies, conversions) the eager one. --launch eager models the code before the graph.
 T_LAUNCH = {"eager": 3.3e-6, "graph": 0.9e-6}
 
 # PCIe Gen5 x16 (H100 SXM5 and H200 SXM both attach to the host by it): 64 GB/s per direction on
@@ -94,11 +96,11 @@ DEVICES = {
 # Smoothers and the cycle each runs by default: V(4,4) for Jacobi (bench/bench_cuda_local.cpp,
 # issue 15's estimate), V(1,1) for the others (LocalSolverParams' default, and the velocity's ILU
 # in the shipped flow configs, which set no smoothing keys). The cuda target has the 4-colour
-# and zebra forms of gs/sor/ssor/trigs-*/aditrigs only, so those run with ordering = colour; ilu
-# is not in the cuda target yet (planned: host ILU(0), device wavefront triangular solves).
+# and zebra forms of gs/sor/ssor/trigs-*/aditrigs only, so those run with ordering = colour;
+# ilu runs in lexicographic order (host ILU(0), device wavefront triangular solves).
 SMOOTHERS = ["jacobi", "gs", "sor", "ssor", "trigs-x", "trigs-y", "aditrigs", "ilu"]
 DEFAULT_CYCLE = {s: (4, 4) if s == "jacobi" else (1, 1) for s in SMOOTHERS}
-PLANNED = {"ilu"}
+PLANNED = set()  # smoothers modelled before the cuda target has them (none now)
 COLOUR = {"gs", "sor", "ssor", "trigs-x", "trigs-y", "aditrigs"}
 
 
@@ -130,7 +132,7 @@ class Solve:
     line moves the whole line). Row counts: rows(k) = macros * n_k^2, n_k = 2^k + 1.
     """
 
-    def __init__(self, smoother, pre, post, level, coarse, macros, elem, staging="memcpy"):
+    def __init__(self, smoother, pre, post, level, coarse, macros, elem, staging="registered"):
         if smoother not in SMOOTHERS:
             raise ValueError("unknown smoother " + smoother)
         if not 0 <= coarse < level:
@@ -191,30 +193,32 @@ class Solve:
     def k_transpose(self, k, what):
         self.k_band("transpose " + what, k, 2)
 
-    def k_ilu_sweep(self, k):
-        # Planned (not in the cuda target yet): defect d = b - A x (9 bands, x, b read, d
-        # written), forward solve L y = d (4 lower bands, d read, y written), backward solve
-        # U z = y with x += omega z (5 upper bands, y read and z written in place, x read and
-        # written). Wavefront order t = i + 2j (the lexicographic ILU(0)'s dependencies on the
-        # 9-point stencil): 3n - 2 steps per triangular solve, one block per macro, one barrier
-        # and one HBM round trip per step.
+    def k_ilu_sweep(self, k, from_zero):
+        # smooth_ilu: the defect d = b - A x (9 bands, x, b read, d written; from x = 0 the
+        # sweep reads b instead), then ilu_sweep_kernel (accel/cuda/ilu_kernels.cuh): forward
+        # L c = d (4 lower bands and d read, c written), backward U c = c with x += omega c
+        # (4 upper bands and 1 / U_rr read, c read and written, x read and written): 15 arrays.
+        # Wavefront order t = i + 2j (the lexicographic ILU(0)'s dependencies on the 9-point
+        # stencil): 3n - 2 fronts per triangular solve, one block per macro of up to kBlock =
+        # 256 threads, one barrier and one HBM round trip per front and pass.
         n = self.n(k)
-        steps = 3 * n - 2
-        nodes = (n + 1) // 2  # most nodes on one wavefront
-        passes = math.ceil(nodes / MAX_BLOCK)
-        waves = math.ceil(self.macros / (2 * SMS))  # at most 2 blocks of 1024 threads per SM
-        lat = waves * steps * passes * T_DRAM
-        self.k_band("ilu defect", k, 12)
-        self.add("kernel", "ilu forward", k, 6 * self.T * self.rows(k), lat)
-        self.add("kernel", "ilu backward", k, 9 * self.T * self.rows(k), lat)
+        steps = 2 * (3 * n - 2)
+        longest = (n + 1) // 2  # most rows on one front
+        threads = min(256, -(-longest // 32) * 32)
+        passes = math.ceil(longest / threads)
+        waves = math.ceil(self.macros / (SMS * min(32, THREADS_PER_SM // threads)))
+        if not from_zero:
+            self.k_band("ilu defect", k, 12)
+        self.add("kernel", "ilu sweep", k, 15 * self.T * self.rows(k),
+                 waves * steps * passes * T_DRAM)
 
     def lu_latency(self):
-        # lu_solve_kernel, one block per macro: forward substitution, N - 1 columns with a
-        # barrier and a global load each; backward substitution on one thread, N rows, one
-        # global-load latency per row and N(N-1)/2 dependent multiply-subtracts.
+        # lu_solve_kernel, one block per macro: forward substitution over N - 1 columns and the
+        # column-oriented backward substitution over N columns (review finding F2), one barrier
+        # and one global load of the column per step.
         N = self.n(self.coarse) ** 2
         waves = math.ceil(self.macros / (SMS * 32))  # 32 resident blocks per SM
-        return waves * ((2 * N - 1) * T_DRAM + N * (N - 1) // 2 * T_FMA)
+        return waves * (2 * N - 1) * T_DRAM
 
     # smoothers (CudaLocalMultigrid::smooth / smooth_lines)
     def smooth(self, k, steps, x_is_zero):
@@ -236,8 +240,8 @@ class Solve:
                     self.k_colour_sweep(k)
             return
         if s == "ilu":
-            for _ in range(steps):
-                self.k_ilu_sweep(k)
+            for step in range(steps):
+                self.k_ilu_sweep(k, step == 0 and x_is_zero)
             return
         y_lines = s in ("trigs-y", "aditrigs")
         if y_lines and steps > 0:
@@ -270,9 +274,9 @@ class Solve:
         self.smooth(k, self.post, False)
 
     def _solve(self):
-        # staging = memcpy: solve() as it is, std::memcpy into and out of its pinned buffer;
-        # registered: issue 15's F1, the caller's vectors page-locked (cudaHostRegister), so the
-        # DMA reads and writes them directly.
+        # staging = registered: the global multigrid's vectors page-locked (LocalSolver::pin_io,
+        # issue 15's F1), so the DMA reads and writes them directly; memcpy: any other caller's
+        # vectors (and the code before F1), std::memcpy into and out of the pinned buffer.
         R = self.rows(self.level)
         if self.staging == "memcpy":
             self.add("host", "defect to pinned staging", self.level, 16 * R, in_cycle=False)
@@ -315,8 +319,12 @@ class Solve:
         return out
 
     def predict(self, device, params):
-        """Seconds of one solve on device, split into its terms."""
+        """Seconds of one solve on device, split into its terms. params["t_launch"] is the cost of
+        an operation of the cycle; with params["graph"] the cycle is one replayed graph, so the
+        operations outside it and the graph launch cost params["t_launch_eager"]."""
         bw = DEVICES[device]["peak_bw"] * params["bw_fraction"]
+        graph = params.get("graph", False)
+        outside = params.get("t_launch_eager", params["t_launch"]) if graph else params["t_launch"]
         terms = ("bandwidth", "latency", "launch", "transfer")
         t = dict.fromkeys(terms, 0.0)
         cycle = dict.fromkeys(terms[:3], 0.0)  # the V-cycle's own operations
@@ -326,16 +334,19 @@ class Solve:
                 # max(bytes / B_eff, latency), booked to the term that wins
                 stream = o.bytes / bw
                 part["latency" if o.latency > stream else "bandwidth"] = max(stream, o.latency)
-                part["launch"] = params["t_launch"]
+                part["launch"] = params["t_launch"] if o.in_cycle else outside
             elif o.kind == "copy":
                 part["transfer"] = o.bytes / params["pcie_bw"]
-                part["launch"] = params["t_launch"]
+                part["launch"] = outside
             else:
                 part["transfer"] = o.bytes / params["host_bw"]
             for k, v in part.items():
                 t[k] += v
                 if o.in_cycle:
                     cycle[k] += v
+        if graph:
+            t["launch"] += outside
+            cycle["launch"] += outside
         t["total"] = sum(t[k] for k in terms)
         t["bound"] = max(terms, key=lambda k: t[k])
         t["cycle"] = sum(cycle.values())
@@ -445,6 +456,7 @@ def fmt_ms(s):
 def build_rows(args, cpu):
     rows = []
     params = {"bw_fraction": args.bw_fraction, "t_launch": args.t_launch,
+              "t_launch_eager": T_LAUNCH["eager"], "graph": args.launch == "graph",
               "pcie_bw": args.pcie_bw, "host_bw": args.host_bw}
     elem = 4 if args.precision == "float" else 8
     for smoother in args.smoothers:
@@ -529,16 +541,16 @@ def inventory(args):
 
 
 def variants(args, cpu):
-    """H100: T_loc and S_loc as the code is, with F1 (registered vectors, no staging memcpy) and
-    with F1 and the V-cycle as one CUDA graph."""
+    """H100: T_loc and S_loc before issue 15's fixes (staging memcpy, eager launches), with F1
+    alone (registered vectors) and with F1 and the V-cycle as one CUDA graph (the code now)."""
     runs = []
     for staging, launch in (("memcpy", "eager"), ("registered", "eager"),
                             ("registered", "graph")):
         a = argparse.Namespace(**vars(args))
         a.staging, a.launch, a.t_launch = staging, launch, T_LAUNCH[launch]
         runs.append(build_rows(a, cpu))
-    out = ["| smoother | L | macros | T_cpu [ms] | T_loc as is [ms] | S_loc | F1 [ms] | S_loc | "
-           "F1 + graph [ms] | S_loc | F1 + graph: solve bound (cycle bound) |",
+    out = ["| smoother | L | macros | T_cpu [ms] | T_loc before F1 [ms] | S_loc | F1 [ms] | S_loc | "
+           "F1 + graph (now) [ms] | S_loc | now: solve bound (cycle bound) |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for rows in zip(*runs):
         r = rows[0]
@@ -569,8 +581,8 @@ def header(args, measured_note):
             T_DRAM * 1e9, T_L1 * 1e9),
         "- bytes and launches per V-cycle: device traffic and kernels + memsets of the cycle; "
         "T_loc adds 2 copies, 2 conversion kernels (float) and %s" % (
-            "the host staging memcpy (solve() as it is)" if args.staging == "memcpy" else
-            "no host staging (F1: registered caller vectors)"),
+            "the host staging memcpy (an unregistered caller)" if args.staging == "memcpy" else
+            "no host staging (F1: the caller's vectors registered by pin_io)"),
         "- T_cpu: %s" % measured_note,
         ""])
 
@@ -584,12 +596,14 @@ def launches_per_level(smoother, pre, post):
     structure written out by hand (independent of Solve's recursion): pre-smoothing, defect,
     restriction, prolongation, post-smoothing."""
     per_step = {"jacobi": 1, "gs": 4, "sor": 4, "ssor": 8, "trigs-x": 2, "trigs-y": 4,
-                "aditrigs": 6, "ilu": 3}[smoother]
+                "aditrigs": 6, "ilu": 2}[smoother]
     memset = 0 if smoother == "jacobi" else 1  # Jacobi's first step writes x from b instead
     if smoother == "jacobi" and pre == 0:
         memset = 1
     transposes = (pre > 0) + (post > 0) if smoother in ("trigs-y", "aditrigs") else 0
-    return memset + transposes + per_step * (pre + post) + 3
+    # ILU's first sweep from x = 0 takes b as its defect: no defect launch.
+    saved = 1 if smoother == "ilu" and pre > 0 else 0
+    return memset + transposes + per_step * (pre + post) - saved + 3
 
 
 def run_checks(args):
@@ -649,6 +663,8 @@ def run_checks(args):
     #    small levels are launch-bound and Jacobi at L = 10 is bandwidth-bound.
     params = {"bw_fraction": BW_FRACTION, "t_launch": T_LAUNCH["eager"], "pcie_bw": PCIE_BW,
               "host_bw": HOST_BW}
+    graph_params = dict(params, t_launch=T_LAUNCH["graph"], t_launch_eager=T_LAUNCH["eager"],
+                        graph=True)
     ok = True
     for smoother in SMOOTHERS:
         pre, post = DEFAULT_CYCLE[smoother]
@@ -659,14 +675,14 @@ def run_checks(args):
     check(ok, "T_loc(H200) <= T_loc(H100) everywhere")
     gs7 = Solve("gs", 1, 1, 7, 1, 8, 4).predict("H100", params)
     check(gs7["cycle_bound"] == "launch", "gs V(1,1), L = 7, 8 macros: V-cycle launch-bound")
-    jac10 = Solve("jacobi", 4, 4, 10, 1, 40, 4)
+    jac10 = Solve("jacobi", 4, 4, 10, 1, 40, 4, "memcpy")
     check(jac10.predict("H100", params)["cycle_bound"] == "bandwidth",
           "jacobi V(4,4), L = 10, 40 macros: V-cycle bandwidth-bound")
     # F1: with the staging memcpy the solve is transfer-bound; without it, the PCIe copies alone
     # (16 bytes per unknown) still outweigh the cycle's HBM traffic (~586 bytes per unknown at
     # ~54x the bandwidth).
     check(jac10.predict("H100", params)["bound"] == "transfer",
-          "jacobi V(4,4), L = 10, 40 macros: solve transfer-bound (F1)")
+          "jacobi V(4,4), L = 10, 40 macros, staged through host memcpy: solve transfer-bound")
     reg = Solve("jacobi", 4, 4, 10, 1, 40, 4, "registered").predict("H100", params)
     pcie = 16 * jac10.rows(10) / PCIE_BW
     check(reg["bound"] == "transfer" and abs(reg["transfer"] / pcie - 1) < 1e-12,
@@ -687,6 +703,20 @@ def run_checks(args):
     ilu = Solve("ilu", 1, 1, 10, 1, 8, 4).predict("H100", params)
     check(ilu["cycle_bound"] == "latency",
           "ilu V(1,1), L = 10, 8 macros (one block per macro): V-cycle latency-bound")
+    # The graph: the same operations, each cheaper to launch, plus one launch of the graph.
+    g = Solve("gs", 1, 1, 7, 1, 8, 4)
+    eager, replay = g.predict("H100", params), g.predict("H100", graph_params)
+    ops = g.cycle_launches()
+    want = ops * (T_LAUNCH["eager"] - T_LAUNCH["graph"]) - T_LAUNCH["eager"]
+    check(abs((eager["launch"] - replay["launch"]) / want - 1) < 1e-9,
+          "gs V(1,1), L = 7: the graph saves %d x (%.1f - %.1f) us - one graph launch = %.0f us" %
+          (ops, T_LAUNCH["eager"] * 1e6, T_LAUNCH["graph"] * 1e6, want * 1e6))
+    # F2: the column-oriented back substitution is 2N - 1 steps, not ~N^2/2 products on one
+    # thread: at coarse level 5 (N = 1089) a few ms would otherwise dominate every small solve.
+    lu5 = [o for o in Solve("jacobi", 1, 1, 7, 5, 8, 4).ops if o.name == "lu_solve"][0]
+    check(abs(lu5.latency / ((2 * 33 ** 2 - 1) * T_DRAM) - 1) < 1e-12,
+          "coarse LU at n0 = 33 (N = 1089): %.0f us of dependent steps (2N - 1 loads)" %
+          (lu5.latency * 1e6))
 
     # 5. The launch counts against what one solve really queues on the host emulation.
     if args.launch_counter:
@@ -752,12 +782,12 @@ def main():
                     help="precision of the measured cpu target (default double, as shipped)")
     ap.add_argument("--cpu-ordering", choices=("same", "lexicographic"), default="same",
                     help="same: the cuda target's ordering (colour where it has one)")
-    ap.add_argument("--launch", choices=("eager", "graph"), default="eager",
-                    help="eager: one launch per operation (the code as it is); graph: the "
-                    "V-cycle replayed as a CUDA graph (issue 15)")
-    ap.add_argument("--staging", choices=("memcpy", "registered"), default="memcpy",
-                    help="memcpy: solve()'s host copies through its pinned buffer (as it is); "
-                    "registered: issue 15's F1, DMA straight from the caller's vectors")
+    ap.add_argument("--launch", choices=("eager", "graph"), default="graph",
+                    help="graph: the V-cycle replayed as a CUDA graph (the code now); eager: one "
+                    "launch per operation (before issue 15)")
+    ap.add_argument("--staging", choices=("memcpy", "registered"), default="registered",
+                    help="registered: DMA straight from the caller's vectors (pin_io, F1; the "
+                    "global multigrid's); memcpy: through the pinned buffer (other callers)")
     ap.add_argument("--bw-fraction", type=float, default=BW_FRACTION)
     ap.add_argument("--t-launch", type=float, help="seconds per stream operation")
     ap.add_argument("--pcie-bw", type=float, default=PCIE_BW)
