@@ -89,10 +89,10 @@ struct DeviceLevel {
   DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
   DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
   int current = 0;                        ///< which x holds the iterate
-  // Line smoothers only (k >= 1): the factors of the x-lines (1/pivot, then upper), and the grid
-  // transpose A' whose x-lines are A's y-lines, its factors in the slots of bands 4 and 5, with
-  // b and x transposed; on the host the converted matrix and A', for the factorisation.
-  DeviceBuffer<T> line_factors;
+  // Line smoothers only (k >= 1): the grid transpose A' whose x-lines are A's y-lines, with b
+  // and x transposed (the device solves each line from its bands: no factors); on the host the
+  // converted matrix and A', and room for the Thomas factors of one of them, which are formed
+  // only to refuse the singular lines that the cpu target refuses, with its message.
   DeviceBuffer<T> transposed;
   DeviceBuffer<T> bt, xt;
   BandedMatrix<T> host;
@@ -305,8 +305,11 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
         l.host_ilu = BandedMatrix<T>(src.macros, src.n);
         l.ilu_window.resize(2 * static_cast<std::size_t>(src.n));
       }
-      if (x_lines(params_.smoother)) {
-        l.line_factors = DeviceBuffer<T>(2 * rows);
+      if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+        if (!pcr_fits<T>(src.n))
+          throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + ": lines of " +
+                           std::to_string(src.n) +
+                           " nodes do not fit one block of the cuda target's line solve");
         l.host_factors.resize(2 * rows);
       }
       if (y_lines(params_.smoother)) {
@@ -354,8 +357,8 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
   }
   stream_.synchronize();
   if (l.host.macros == 0) return;
-  // Line smoothers and ILU(0): the cpu target's factors of the converted matrix (and of its
-  // transpose).
+  // ILU(0): the cpu target's factors of the converted matrix. Line smoothers: its transpose, and
+  // the cpu target's check of the lines (its factorisation, thrown away).
   for (int b = 0; b < kBands; ++b)
     std::transform(src.band[b].begin(), src.band[b].end(), l.host.band[b].begin(),
                    [](double v) { return static_cast<T>(v); });
@@ -368,15 +371,13 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     for (int b = 0; b < kBands; ++b)
       upload(l.ilu_factors.get() + b * rows, l.host_ilu.band[b].data(), rows);
   }
-  if (x_lines(params_.smoother)) {
+  if (x_lines(params_.smoother))
     cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
                                     false);
-    upload(l.line_factors.get(), l.host_factors.data(), 2 * rows);
-  }
   if (y_lines(params_.smoother)) {
     cpu::grid_transpose_into(l.host, l.host_transposed);
-    cpu::LineSmoother<T>::factorise(l.host_transposed, l.host_transposed.band[kCentre].data(),
-                                    l.host_transposed.band[kCentre + 1].data(), true);
+    cpu::LineSmoother<T>::factorise(l.host_transposed, l.host_factors.data(),
+                                    l.host_factors.data() + rows, true);
     for (int b = 0; b < kBands; ++b)
       upload(l.transposed.get() + b * rows, l.host_transposed.band[b].data(), rows);
   }
@@ -411,17 +412,12 @@ void CudaLocalMultigrid<T>::smooth_lines(DeviceLevel<T>& l, int steps, bool x_is
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
   const std::size_t rows = l.shape.rows;
-  // The spare iterate buffer is free while smoothing: the forward-eliminated right-hand sides.
-  T* y = l.spare();
   const auto sweep_x = [&](bool reverse) {
-    launch_zebra_sweep(l.view(), l.line_factors.get(), l.line_factors.get() + rows, l.b.get(),
-                       l.iterate(), y, omega, l.shape, reverse, s);
+    launch_zebra_sweep(l.view(), l.b.get(), l.iterate(), omega, l.shape, reverse, s);
   };
   const auto sweep_y = [&](bool reverse) {
-    const DeviceBands<T> t = l.transposed_view();
     launch_transpose_grid(l.iterate(), l.xt.get(), l.shape, s);
-    launch_zebra_sweep(t, t.band[kCentre], t.band[kCentre + 1], l.bt.get(), l.xt.get(), y, omega,
-                       l.shape, reverse, s);
+    launch_zebra_sweep(l.transposed_view(), l.bt.get(), l.xt.get(), omega, l.shape, reverse, s);
     launch_transpose_grid(l.xt.get(), l.iterate(), l.shape, s);
   };
   if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * rows, s));

@@ -1,7 +1,9 @@
 #pragma once
 // Device kernels of the cuda target's smoothers beyond Jacobi (which is in band_kernels.cuh). Each
-// is the data-parallel form of a cpu smoother with the same ordering and, per unknown, the same
-// operations in the same order, so the two targets agree to rounding (bitwise on the emulation).
+// is the data-parallel form of a cpu smoother with the same ordering. The point smoothers do, per
+// unknown, the same operations in the same order as the cpu, so the two targets agree to rounding
+// (bitwise on the emulation); the line smoothers solve each line by cyclic reduction instead of
+// the cpu's Thomas algorithm, which agrees to round-off.
 
 #include <cuda_runtime.h>
 
@@ -9,6 +11,7 @@
 #include "accel/cuda/band_kernels.cuh"
 #include "accel/cuda/cuda_check.cuh"
 #include "accel/cuda/launch.cuh"
+#include "accel/cuda/pcr.cuh"
 
 namespace quilt::accel::cuda {
 
@@ -71,69 +74,59 @@ void launch_colour_gs_sweep(const DeviceBands<T>& A, const T* b, const T* invdia
 }
 
 /// One colour (parity) of a zebra line Gauss-Seidel sweep along the x-lines of C over every
-/// macro: lines of one parity are not coupled to each other, so one thread per line solves its
-/// tridiagonal system with the factors the cpu target computes (inv_pivot, upper: accel/cpu/
-/// smoothers/line_smoother.hpp) and the operations of its relax_line, in its order. y is scratch
-/// of C's size (the forward-eliminated right-hand side, at the line's own rows). A line's
-/// missing neighbour (the macro's first or last line) reads zeros, as the cpu's ghost line.
+/// macro: lines of one parity are not coupled to each other, so all of them are solved at once,
+/// each by parallel cyclic reduction (pcr.cuh) across the threads of its block. A line's system is
+/// the cpu's relax_line's (accel/cpu/smoothers/line_smoother.cpp): its bands 3, 4, 5, and b minus
+/// the coupling to the two neighbouring lines (whose values are final for this colour), summed in
+/// the cpu's order; a line's missing neighbour (the macro's first or last line) contributes
+/// nothing, as the cpu's zero ghost line. A Dirichlet (unit) row is the identity row of its
+/// system. Then x += omega (z - x), or x = z for omega = 1. The solve rounds differently from
+/// the cpu's Thomas algorithm, so the targets agree to round-off, not bitwise.
+///
+/// Lines, not the Thomas algorithm with one thread per line, because a thread per line walks
+/// a chain of 2n dependent steps, reading its line with stride n between the threads, and has only
+/// (n+1)/2 lines per macro to spread over the device; here a line's rows are read with unit
+/// stride and each of the log2 n steps runs n-wide. This holds on the coarse levels too: their
+/// short lines share a block (pcr_shape), so no threads idle and no second path is needed.
 template <class T>
-__global__ void __launch_bounds__(kBlock)
-    zebra_line_kernel(DeviceBands<T> C, const T* __restrict__ inv_pivot,
-                      const T* __restrict__ upper, const T* __restrict__ b, T* __restrict__ x,
-                      T* __restrict__ y, T omega, int n, unsigned nn, int parity,
-                      unsigned lines_per_macro, unsigned count) {
-  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < count; g += gridDim.x * blockDim.x) {
-    const unsigned m = g / lines_per_macro;
-    const int line = parity + 2 * static_cast<int>(g - m * lines_per_macro);
-    const std::size_t first = static_cast<std::size_t>(m) * nn + static_cast<std::size_t>(line) * n;
-    const auto xs = [&](int e) { return line > 0 ? x[first - n + e] : T(0); };
-    const auto xn = [&](int e) { return line < n - 1 ? x[first + n + e] : T(0); };
-    const auto a = [&](int k, int e) { return __ldg(C.band[k] + first + e); };
-    const T* bl = b + first;
-    const T* inv = inv_pivot + first;
-    const T* up = upper + first;
-    T* yl = y + first;
-    yl[0] = mul_rn(__ldg(bl) - (mul_rn(a(1, 0), xs(0)) + mul_rn(a(2, 0), xs(1))) -
-                       (mul_rn(a(7, 0), xn(0)) + mul_rn(a(8, 0), xn(1))),
-                   __ldg(inv));
-    for (int e = 1; e < n - 1; ++e) {
-      const T r =
-          __ldg(bl + e) -
-          (mul_rn(a(0, e), xs(e - 1)) + mul_rn(a(1, e), xs(e)) + mul_rn(a(2, e), xs(e + 1))) -
-          (mul_rn(a(6, e), xn(e - 1)) + mul_rn(a(7, e), xn(e)) + mul_rn(a(8, e), xn(e + 1)));
-      yl[e] = mul_rn(r, __ldg(inv + e)) - mul_rn(mul_rn(a(3, e), __ldg(inv + e)), yl[e - 1]);
-    }
-    const int l = n - 1;
-    yl[l] = mul_rn(__ldg(bl + l) - (mul_rn(a(0, l), xs(l - 1)) + mul_rn(a(1, l), xs(l))) -
-                       (mul_rn(a(6, l), xn(l - 1)) + mul_rn(a(7, l), xn(l))) -
-                       mul_rn(a(3, l), yl[l - 1]),
-                   __ldg(inv + l));
-    T* xl = x + first;
-    if (omega == T(1)) {
-      xl[l] = yl[l];
-      for (int e = l - 1; e >= 0; --e) xl[e] = yl[e] - mul_rn(__ldg(up + e), xl[e + 1]);
-    } else {
-      T z = yl[l];
-      xl[l] += mul_rn(omega, z - xl[l]);
-      for (int e = l - 1; e >= 0; --e) {
-        z = yl[e] - mul_rn(__ldg(up + e), z);
-        xl[e] += mul_rn(omega, z - xl[e]);
-      }
-    }
-  }
+__global__ void __launch_bounds__(kPcrMaxThreads)
+    zebra_line_kernel(DeviceBands<T> C, const T* __restrict__ b, T* __restrict__ x, T omega, int n,
+                      unsigned nn, int parity, unsigned lines_per_macro, unsigned count,
+                      int lines_per_block, unsigned groups) {
+  QUILT_DYNAMIC_SHARED(unsigned char, zebra_smem);
+  const auto load = [&](unsigned id, int e, T& lo, T& up, T& z) {
+    const unsigned m = id / lines_per_macro;
+    const int line = parity + 2 * static_cast<int>(id - m * lines_per_macro);
+    const std::size_t r = static_cast<std::size_t>(m) * nn + static_cast<std::size_t>(line) * n + e;
+    T t = __ldg(b + r);
+    if (line > 0) t -= line_coupling(C, 0, x, r, r - n, e, n);
+    if (line < n - 1) t -= line_coupling(C, 6, x, r, r + n, e, n);
+    const T diag = __ldg(C.band[kCentre] + r);
+    lo = e > 0 ? __ldg(C.band[kCentre - 1] + r) / diag : T(0);
+    up = e < n - 1 ? __ldg(C.band[kCentre + 1] + r) / diag : T(0);
+    z = t / diag;
+    return r;
+  };
+  const auto store = [&](std::size_t r, T z) {
+    if (omega == T(1))
+      x[r] = z;
+    else
+      x[r] += mul_rn(omega, z - x[r]);
+  };
+  pcr_kernel_body<T>(zebra_smem, n, count, lines_per_block, groups, load, store);
 }
 
 /// A zebra sweep over the x-lines of C: even lines, then odd ones (reversed when backward).
 template <class T>
-void launch_zebra_sweep(const DeviceBands<T>& C, const T* inv_pivot, const T* upper, const T* b,
-                        T* x, T* y, T omega, const LevelShape& s, bool backward,
-                        cudaStream_t stream) {
+void launch_zebra_sweep(const DeviceBands<T>& C, const T* b, T* x, T omega, const LevelShape& s,
+                        bool backward, cudaStream_t stream) {
   for (int c = 0; c < 2; ++c) {
     const int parity = backward ? 1 - c : c;
     const unsigned lines = static_cast<unsigned>((s.n - parity + 1) / 2);
     const unsigned count = lines * static_cast<unsigned>(s.macros);
-    launch(zebra_line_kernel<T>, grid_for(count), kBlock, 0, stream)(
-        C, inv_pivot, upper, b, x, y, omega, s.n, s.nn, parity, lines, count);
+    const PcrShape p = pcr_shape<T>(s.n, count);
+    launch(zebra_line_kernel<T>, p.grid, p.threads, p.shared_bytes, stream)(
+        C, b, x, omega, s.n, s.nn, parity, lines, count, p.lines_per_block, p.groups);
     QUILT_CUDA_CHECK_LAUNCH("zebra_line_kernel");
   }
 }

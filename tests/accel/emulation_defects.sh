@@ -62,6 +62,7 @@ summary() {  # the failed tests of a log, or its last lines
 kernels=accel/cuda/band_kernels.cuh
 smoothers=accel/cuda/smoother_kernels.cuh
 multigrid=accel/cuda/cuda_local_multigrid.cu
+pcr=accel/cuda/pcr.cuh
 # name | file | occurrence | text | replacement
 defects=(
   "band index off by one (interior rows of band_row read band k-1)|$kernels|1|A.band[k] + g|A.band[k - 1] + g"
@@ -72,6 +73,9 @@ defects=(
   "barrier removed: coarse LU, forward substitution|$kernels|4|__syncthreads();|"
   "barrier removed: coarse LU, column-oriented back substitution|$kernels|5|__syncthreads();|"
   "barrier removed: coarse LU, before the result is written|$kernels|6|__syncthreads();|"
+  "barrier removed: line PCR, between a step's neighbour reads and its writes|$pcr|2|__syncthreads();|"
+  "barrier removed: line PCR, between a step's writes and the next step's reads|$pcr|3|__syncthreads();|"
+  "line PCR reads the upper neighbour's lower entry at distance 1, not d|$pcr|1|s.lo[q + d]|s.lo[q + 1]"
   "stream synchronisation removed: solve(), before the correction is read|$multigrid|1|  stream_.synchronize();
   if (!direct)|  if (!direct)"
   "graph replay: the host loses track of the iterate buffers|$multigrid|1|levels_[k].current = g.current_after[k];|"

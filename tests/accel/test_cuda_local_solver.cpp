@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
@@ -20,6 +21,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/galerkin.hpp"
+#include "accel/cuda/pcr_batch.hpp"
 #include "accel/local_solver.hpp"
 #include "q1_test_matrices.hpp"
 
@@ -407,31 +409,38 @@ TEST(CudaLocalSolver, MatchesCpuOnEveryLevel) {
   }
 }
 
-/// The 4-colour point smoothers (gs, sor, ssor) and the zebra line smoothers (trigs-x, trigs-y,
-/// aditrigs): one launch per colour against the cpu target's colour sweeps, which visit the
-/// colours in the same order; pre-smoothing forward, post-smoothing backward.
+struct SmootherCase {
+  SmootherType type;
+  std::optional<double> omega;
+};
+
+/// The colour ordering of a smoother in V(steps, steps), `cycles` cycles.
+LocalSolverParams colour_params(Target target, Precision prec, const SmootherCase& k, int steps,
+                                int cycles) {
+  LocalSolverParams q = params_for(target, prec);
+  q.smoother = k.type;
+  q.ordering = SweepOrder::colour;
+  q.damping = k.omega;
+  q.pre_smooth = q.post_smooth = steps;
+  q.max_cycles = cycles;
+  return q;
+}
+
+/// The 4-colour point smoothers (gs, sor, ssor): one launch per colour against the cpu target's
+/// colour sweeps, which visit the colours in the same order; pre-smoothing forward,
+/// post-smoothing backward.
 TEST(CudaLocalSolver, ColourSmoothersMatchCpuOnEveryLevel) {
   QUILT_REQUIRE_CUDA_DEVICE();
-  struct Case {
-    SmootherType type;
-    std::optional<double> omega;
-  };
-  for (const Case& k : {Case{SmootherType::gs, {}}, Case{SmootherType::sor, 1.25},
-                        Case{SmootherType::ssor, 0.9}, Case{SmootherType::trigs_x, {}},
-                        Case{SmootherType::trigs_y, 0.8}, Case{SmootherType::aditrigs, {}}}) {
+  for (const SmootherCase& k :
+       {SmootherCase{SmootherType::gs, {}}, SmootherCase{SmootherType::sor, 1.25},
+        SmootherCase{SmootherType::ssor, 0.9}}) {
     for (int fine = 2; fine <= 8; ++fine) {
       SCOPED_TRACE(to_string(k.type) + ", fine level " + std::to_string(fine));
       const Problem p = make_problem(1, fine, mixed_macros(3), 41u + fine);
       double worst[2] = {0.0, 0.0};
       for (Precision prec : {Precision::float32, Precision::float64}) {
-        LocalSolverParams cpu = params_for(Target::cpu, prec), gpu = params_for(Target::cuda, prec);
-        for (LocalSolverParams* q : {&cpu, &gpu}) {
-          q->smoother = k.type;
-          q->ordering = SweepOrder::colour;
-          q->damping = k.omega;
-          q->pre_smooth = q->post_smooth = 2;
-          q->max_cycles = 2;
-        }
+        const LocalSolverParams gpu = colour_params(Target::cuda, prec, k, 2, 2);
+        const LocalSolverParams cpu = colour_params(Target::cpu, prec, k, 2, 2);
         const std::vector<double> c_gpu = run(gpu, p), c_cpu = run(cpu, p);
         worst[prec == Precision::float64] = worst_relative_difference(c_gpu, c_cpu, 3);
         // The smoother did something: the correction reduces the defect.
@@ -449,6 +458,119 @@ TEST(CudaLocalSolver, ColourSmoothersMatchCpuOnEveryLevel) {
   LocalSolverParams lex = params_for(Target::cuda, Precision::float32);
   lex.smoother = SmootherType::gs;
   EXPECT_THROW(make_local_solver(lex), AccelError);
+  lex.smoother = SmootherType::aditrigs;
+  EXPECT_THROW(make_local_solver(lex), AccelError);
+}
+
+/// The zebra line smoothers (trigs-x, trigs-y, aditrigs), each line solved by cyclic reduction,
+/// against the cpu target's zebra sweeps, which solve the same systems by the Thomas algorithm:
+/// the two round differently, so they agree to round-off. Measured on the emulation, L = 2..8,
+/// all three smoothers: float 9e-8 .. 1.0e-6, of the order of the float cycle's own rounding
+/// error (the cpu's float against its double result, printed alongside: 8e-8 .. 1.4e-6); double
+/// 2e-16 .. 1.8e-15. The bounds keep a factor ~10 over that for the device, which contracts
+/// multiply-adds, and stay well below a broken reduction: one step reading a neighbour at
+/// distance 1 instead of 2^s moves the corrections by 9e-5 .. 2.4e-4 in either precision, a
+/// missing barrier by 1e-3 (emulation_defects.sh). Fewer macros and cycles on the finest levels
+/// keep the emulation (a fiber per thread, two barriers per reduction step) fast: 2 V(2,2)
+/// cycles on 3 macros up to L = 6, then 1 V(1,1) on 1.
+TEST(CudaLocalSolver, ZebraLineSmoothersMatchCpuOnEveryLevel) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  for (const SmootherCase& k :
+       {SmootherCase{SmootherType::trigs_x, {}}, SmootherCase{SmootherType::trigs_y, 0.8},
+        SmootherCase{SmootherType::aditrigs, {}}}) {
+    for (int fine = 2; fine <= 8; ++fine) {
+      SCOPED_TRACE(to_string(k.type) + ", fine level " + std::to_string(fine));
+      // On L = 7, 8 one macro, the one with free sides (Dirichlet on the south side only).
+      const int macros = fine <= 6 ? 3 : 1;
+      const std::vector<Macro> shapes =
+          fine <= 6 ? mixed_macros(3) : std::vector<Macro>{mixed_macros(2)[1]};
+      const Problem p = make_problem(1, fine, shapes, 41u + fine);
+      double worst[2] = {0.0, 0.0};
+      std::vector<double> cpu_result[2];
+      for (Precision prec : {Precision::float32, Precision::float64}) {
+        const int steps = fine <= 6 ? 2 : 1, cycles = fine <= 6 ? 2 : 1;
+        const LocalSolverParams gpu = colour_params(Target::cuda, prec, k, steps, cycles);
+        const LocalSolverParams cpu = colour_params(Target::cpu, prec, k, steps, cycles);
+        const bool dbl = prec == Precision::float64;
+        const std::vector<double> c_gpu = run(gpu, p);
+        cpu_result[dbl] = run(cpu, p);
+        worst[dbl] = worst_relative_difference(c_gpu, cpu_result[dbl], macros);
+        // The smoother did something: the correction reduces the defect.
+        const auto res = residual_norms(p.fine(), p.defect, c_gpu);
+        const auto ref = macro_norms(p.defect, macros);
+        for (int m = 0; m < macros; ++m) EXPECT_LT(res[m], 0.5 * ref[m]) << "macro " << m;
+      }
+      const double float_error = worst_relative_difference(cpu_result[0], cpu_result[1], macros);
+      std::printf(
+          "[ cuda vs cpu ] %s/colour L=%d float %.2e double %.2e (cpu float vs double "
+          "%.2e)\n",
+          to_string(k.type).c_str(), fine, worst[0], worst[1], float_error);
+      EXPECT_LE(worst[0], 1e-5);
+      EXPECT_LE(worst[1], 2e-14);
+    }
+  }
+}
+
+/// Random diagonally dominant tridiagonal batches through the cuda target's PCR kernel (the line
+/// solve of the zebra smoothers) against the Thomas algorithm in double on the host: every line
+/// length the local levels have up to n = 1025 (L = 10) and the short ones that share a block,
+/// with a count of systems that leaves the last block partly empty, and identity (Dirichlet)
+/// rows among them. The error bound is a small multiple of the precision's epsilon times log2 n
+/// (the systems are well conditioned: diagonal dominance by at least 0.5).
+TEST(CudaLocalSolver, PcrSolvesTridiagonalBatches) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const auto check = [](auto zero) {
+    using T = decltype(zero);
+    std::mt19937 gen(29u);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int n : {1, 2, 3, 5, 9, 17, 33, 65, 129, 257, 513, 1025}) {
+      const int systems = n >= 513 ? 3 : 7;
+      const std::size_t count = static_cast<std::size_t>(n) * systems;
+      std::vector<T> a(count), b(count), c(count), d(count), x(count, T(-1));
+      for (std::size_t r = 0; r < count; ++r) {
+        a[r] = static_cast<T>(u(gen));
+        c[r] = static_cast<T>(u(gen));
+        d[r] = static_cast<T>(u(gen));
+        const double margin = 0.75 + 0.25 * u(gen);
+        const double diag =
+            std::abs(static_cast<double>(a[r])) + std::abs(static_cast<double>(c[r])) + margin;
+        b[r] = static_cast<T>(r % 3 == 0 ? -diag : diag);
+        if (r % 11 == 5) {  // a Dirichlet row
+          a[r] = c[r] = T(0);
+          b[r] = T(1);
+        }
+      }
+      cuda::solve_tridiagonal_batch(n, systems, a.data(), b.data(), c.data(), d.data(), x.data());
+      double worst = 0.0;
+      for (int s = 0; s < systems; ++s) {
+        // Thomas in double on the inputs as stored in T.
+        const std::size_t o = static_cast<std::size_t>(s) * n;
+        std::vector<double> up(n), y(n), ref(n);
+        for (int i = 0; i < n; ++i) {
+          const double l = i > 0 ? static_cast<double>(a[o + i]) : 0.0;
+          const double piv = static_cast<double>(b[o + i]) - (i > 0 ? l * up[i - 1] : 0.0);
+          up[i] = i < n - 1 ? static_cast<double>(c[o + i]) / piv : 0.0;
+          y[i] = (static_cast<double>(d[o + i]) - (i > 0 ? l * y[i - 1] : 0.0)) / piv;
+        }
+        for (int i = n - 1; i >= 0; --i) ref[i] = y[i] - (i < n - 1 ? up[i] * ref[i + 1] : 0.0);
+        double err = 0.0, size = 0.0;
+        for (int i = 0; i < n; ++i) {
+          const double e = std::abs(static_cast<double>(x[o + i]) - ref[i]);
+          err = std::isnan(e) || e > err ? e : err;
+          size = std::max(size, std::abs(ref[i]));
+        }
+        const double rel = err / size;
+        worst = std::isnan(rel) || rel > worst ? rel : worst;
+      }
+      const double eps = std::numeric_limits<T>::epsilon();
+      const double bound = 8.0 * eps * (1.0 + std::ceil(std::log2(static_cast<double>(n))));
+      std::printf("[ pcr vs thomas ] %s n=%d %.2e (bound %.1e)\n",
+                  sizeof(T) == 4 ? "float" : "double", n, worst, bound);
+      EXPECT_LE(worst, bound) << "n = " << n;
+    }
+  };
+  check(0.0f);
+  check(0.0);
 }
 
 /// ILU(0): the cpu target's factors, substituted by wavefronts on the device against the cpu's
@@ -683,18 +805,26 @@ std::vector<double> solve_with(LocalSolver& solver, const std::vector<double>& d
   return c;
 }
 
-/// Jacobi, and ILU(0), whose factors update() recomputes on the host into setup()'s storage.
+/// Jacobi; ILU(0), whose factors update() recomputes on the host into setup()'s storage; and the
+/// zebra ADI-TRIGS, whose grid transpose (and the check of its lines) update() redoes there.
 TEST(CudaLocalSolver, UpdateGivesBitwiseTheCorrectionOfAFreshSetup) {
   QUILT_REQUIRE_CUDA_DEVICE();
   const testing::Hierarchy first = flow_step(1.0, 10.0, 4.0), second = flow_step(0.05, -3.0, 15.0);
   const std::vector<double> defect = testing::random_defect(first.finest(), kStepMacros, 23u);
-  for (const auto& [smoother, precision] : {std::pair{SmootherType::jacobi, Precision::float32},
-                                            std::pair{SmootherType::jacobi, Precision::float64},
-                                            std::pair{SmootherType::ilu, Precision::float32},
-                                            std::pair{SmootherType::ilu, Precision::float64}}) {
+  for (const auto& [smoother, precision] :
+       {std::pair{SmootherType::jacobi, Precision::float32},
+        std::pair{SmootherType::jacobi, Precision::float64},
+        std::pair{SmootherType::ilu, Precision::float32},
+        std::pair{SmootherType::ilu, Precision::float64},
+        std::pair{SmootherType::aditrigs, Precision::float32},
+        std::pair{SmootherType::aditrigs, Precision::float64}}) {
     SCOPED_TRACE(to_string(smoother) + " " + to_string(precision));
     LocalSolverParams params = params_for(Target::cuda, precision);
     params.smoother = smoother;
+    if (smoother == SmootherType::aditrigs) {
+      params.ordering = SweepOrder::colour;
+      params.pre_smooth = params.post_smooth = 1;  // the emulation's fibers are slow
+    }
     params.max_cycles = 3;
     params.digits = 12.0;
     auto solver = make_local_solver(params);

@@ -34,7 +34,8 @@ class LineSmoother final : public Smoother<T> {
 
   /// Factorises every x-line of C into inv_pivot and upper (which may alias C's bands 4 and 5,
   /// read before written). transposed: C is the grid transpose (for the node in messages). Public
-  /// for the cuda target, which solves the same factors on the device (it has no zones).
+  /// for the cuda target, which runs it to refuse the singular lines this target refuses (its
+  /// device solves the lines by cyclic reduction, without factors; it has no zones).
   static void factorise(const BandedMatrix<T>& C, T* inv_pivot, T* upper, bool transposed) {
     factorise(C, StencilZones<T>{}, inv_pivot, upper, transposed);
   }
