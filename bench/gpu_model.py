@@ -170,25 +170,35 @@ class Solve:
             own = (n - cj + 1) // 2 * n * m
             self.add("kernel", "colour_gs", k, (11 * own + n * n * m + own) * T)
 
-    def zebra_latency(self, k, lines):
-        # One thread per line runs the Thomas algorithm: n forward and n backward dependent
-        # element steps. Loads of a line are unit-stride in its thread, so 1 in 32/T element
-        # steps waits for HBM and the others hit L1.
-        per_sector = max(1, 32 // self.T)
-        t_elem = ((per_sector - 1) * T_L1 + T_DRAM) / per_sector
-        waves = math.ceil(lines * self.macros / (SMS * THREADS_PER_SM))
-        return waves * 2 * self.n(k) * t_elem
+    def zebra_latency(self, k, systems):
+        # zebra_line_kernel (accel/cuda/pcr.cuh): parallel cyclic reduction, the lines of one
+        # parity in blocks of ~256 equations (short lines share a block; a line of 1025 gets 288
+        # threads of 4 equations each). A block waits for its rows' HBM loads once, then runs
+        # ceil(log2 n) steps of shared-memory reads between two barriers (~3 L1-class latencies
+        # each). Blocks per SM: 2048 threads, 228 KB of shared memory, at most 32 blocks.
+        n = self.n(k)
+        per_block = max(1, 256 // max(1, n - 1))
+        equations = per_block * n
+        threads = -(-(-(-equations // 4)) // 32) * 32
+        smem = 3 * equations * self.T
+        resident = max(1, min(32, THREADS_PER_SM // threads, int(228e3 // smem)))
+        blocks = -(-systems // per_block)
+        waves = math.ceil(blocks / (SMS * resident))
+        steps = math.ceil(math.log2(n)) if n > 1 else 0
+        return waves * (T_DRAM + steps * 3 * T_L1)
 
     def k_zebra_sweep(self, k, name):
-        # zebra_line_kernel per parity: its lines read 7 bands (0-3, 6-8), the 2 factor arrays
-        # and b, write y and read it back, write x (omega = 1, the default: no read of x); the
-        # neighbouring lines (the other parity) are read from x.
+        # zebra_line_kernel per parity: its lines' rows read b and all 9 bands (3, 4, 5 for the
+        # line's system, 0-2 and 6-8 for the coupling to the neighbouring lines) and write x
+        # (omega = 1, the default: no read of x); the neighbouring lines (the other parity) are
+        # read from x.
         n, T, m = self.n(k), self.T, self.macros
         for parity in range(2):
             lines = (n - parity + 1) // 2
             own = lines * n * m
             other = (n - lines) * n * m
-            self.add("kernel", name, k, (13 * own + other) * T, self.zebra_latency(k, lines))
+            self.add("kernel", name, k, (11 * own + other) * T,
+                     self.zebra_latency(k, lines * m))
 
     def k_transpose(self, k, what):
         self.k_band("transpose " + what, k, 2)
@@ -688,18 +698,20 @@ def run_checks(args):
     check(reg["bound"] == "transfer" and abs(reg["transfer"] / pcie - 1) < 1e-12,
           "registered staging (F1): transfer = the PCIe copies alone (%.1f ms), still the "
           "largest term" % (pcie * 1e3))
-    # One thread per line: at L = 10 the 4104 lines of 8 macros cannot cover the HBM latency of
-    # their 2n dependent steps (latency-bound), the 20520 lines of 40 macros can.
+    # PCR: each line's n-wide reduction in log2 n steps, so at L = 10 the finest level's zebra
+    # launches stream at the bandwidth for 8 macros as for 40; at L = 4 with 8 macros (a few
+    # blocks) the HBM round trip and the reduction steps dominate.
     b_h100 = DEVICES["H100"]["peak_bw"] * BW_FRACTION
 
-    def zebra_latency_bound(macros):
-        ops = [o for o in Solve("trigs-x", 1, 1, 10, 1, macros, 4).ops
-               if o.level == 10 and o.name.startswith("zebra")]
+    def zebra_latency_bound(L, macros):
+        ops = [o for o in Solve("trigs-x", 1, 1, L, 1, macros, 4).ops
+               if o.level == L and o.name.startswith("zebra")]
         return [o.latency > o.bytes / b_h100 for o in ops]
 
-    check(all(zebra_latency_bound(8)) and not any(zebra_latency_bound(40)),
-          "trigs-x, L = 10: the finest level's zebra launches latency-bound at 8 macros, "
-          "bandwidth-bound at 40")
+    check(not any(zebra_latency_bound(10, 8)) and not any(zebra_latency_bound(10, 40)) and
+          all(zebra_latency_bound(4, 8)),
+          "trigs-x: the finest level's zebra (PCR) launches bandwidth-bound at L = 10 for 8 and "
+          "40 macros, latency-bound at L = 4")
     ilu = Solve("ilu", 1, 1, 10, 1, 8, 4).predict("H100", params)
     check(ilu["cycle_bound"] == "latency",
           "ilu V(1,1), L = 10, 8 macros (one block per macro): V-cycle latency-bound")
