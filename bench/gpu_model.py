@@ -7,8 +7,10 @@ accel/cuda/cuda_local_multigrid.cu, level by level down to the coarse level of t
 hierarchy -- with the bytes each moves, and predicts
 
     T_loc = sum over kernels of max(bytes / B_eff, latency)     (device work)
-          + (kernels + memsets + copies) * t_launch              (launch overhead)
-          + PCIe bytes / B_pcie + host staging bytes / B_host    (transfers)
+          + launch overhead: the V-cycle's kernels + memsets at t_launch,graph each, plus the
+            graph launch, the 2 copies and (float) the 2 conversions at t_launch,eager
+          + PCIe bytes / B_pcie                                  (transfers)
+          [+ host staging bytes / B_host, --staging memcpy only: a caller pin_io() did not name]
 
 on an H100 and an H200, against the cpu target's measured time of the same solve on this
 machine (quilt-bench-local --cycle): S_loc = T_cpu / T_loc. Standard library only; runs under
@@ -20,7 +22,8 @@ machine (quilt-bench-local --cycle): S_loc = T_cpu / T_loc. Standard library onl
     bench/gpu_model.py --no-measure         the model alone (no cpu column)
     bench/gpu_model.py --check [--launch-counter build/bin/quilt-cuda-launch-count]
                                             self-checks (ctest gpu_model_check)
-See --help for the rest (--cpu-times FILE, --save-cpu-times FILE, --json FILE, --launch graph).
+See --help for the rest (--cpu-times FILE, --save-cpu-times FILE, --json FILE, --variants,
+--launch eager, --staging memcpy).
 """
 
 import argparse
@@ -63,8 +66,10 @@ T_LAUNCH = {"eager": 3.3e-6, "graph": 0.9e-6}
 # other on one stream, so their times add.
 PCIE_BW = 50e9
 
-# Host staging: solve() copies the defect into its pinned buffer and the correction out of it
-# with std::memcpy on one core (8 bytes read + 8 written per unknown, each way). B_host = one
+# Host staging (--staging memcpy only): for vectors that pin_io() did not register, solve()
+# copies the defect into its pinned buffer and the correction out of it with std::memcpy on one
+# core (8 bytes read + 8 written per unknown, each way). The global multigrid's vectors are
+# registered, so its solves stage nothing (the default, --staging registered). B_host = one
 # core's streaming bandwidth: 27 GB/s is this machine's single-core triad (quilt-bench-local,
 # 2026-11-23, AMD EPYC, 3 x 427 MiB arrays: 27.16 GB/s), standing in for the GPU host's core.
 HOST_BW = 27e9
@@ -72,19 +77,18 @@ HOST_BW = 27e9
 # Latencies of the dependent steps of the latency-bound kernels, in cycles of a 1.755 GHz SM
 # clock (the clock Chips and Cheese saw an H100 hold under load: https://chipsandcheese.com/2023/
 # 07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/). Load-to-use latencies on Hopper: ~30
-# cycles for an L1 hit, ~600 for HBM (https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/,
-# consistent with the Chips and Cheese pointer-chasing curves); a dependent fp32 FMA: 4 cycles.
+# cycles for an L1 hit (used for PCR's shared-memory steps), ~600 for HBM
+# (https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/, consistent with the Chips and
+# Cheese pointer-chasing curves).
 # H200 is the same GH100 die with HBM3e, so the same SM latencies are used for both.
 CLOCK_HZ = 1.755e9
 T_L1 = 30 / CLOCK_HZ
 T_DRAM = 600 / CLOCK_HZ
-T_FMA = 4 / CLOCK_HZ
 
 # Both devices: 132 SMs, at most 2048 resident threads per SM (compute capability 9.0, CUDA
 # programming guide, "Technical Specifications per Compute Capability").
 SMS = 132
 THREADS_PER_SM = 2048
-MAX_BLOCK = 1024  # threads of one block (the planned ILU: one block per macro)
 
 DEVICES = {
     # NVIDIA H100 datasheet: H100 SXM 80 GB, HBM3, 3.35 TB/s.
@@ -753,8 +757,9 @@ def run_checks(args):
             what = "%s V(%d,%d) L = %d coarse %d, %d macros: model %s, emulation %s" % (
                 smoother, case[1], case[2], case[3], case[4], case[5], model, got)
             if smoother in PLANNED and got != model:
-                # The ILU model describes the planned kernels; once they land, this says so.
-                print("WARN %s -- the cuda ILU has landed: update Solve.k_ilu_sweep" % what)
+                # A planned smoother's model describes kernels not written yet; once they land,
+                # a mismatch says so instead of failing.
+                print("WARN %s -- %s has landed: update its model in Solve" % (what, smoother))
                 continue
             check(got == model, what)
 
@@ -801,7 +806,9 @@ def main():
                     help="registered: DMA straight from the caller's vectors (pin_io, F1; the "
                     "global multigrid's); memcpy: through the pinned buffer (other callers)")
     ap.add_argument("--bw-fraction", type=float, default=BW_FRACTION)
-    ap.add_argument("--t-launch", type=float, help="seconds per stream operation")
+    ap.add_argument("--t-launch", type=float,
+                    help="seconds per operation of the V-cycle (default: 0.9e-6 with --launch "
+                    "graph, 3.3e-6 with --launch eager)")
     ap.add_argument("--pcie-bw", type=float, default=PCIE_BW)
     ap.add_argument("--host-bw", type=float, default=HOST_BW)
     ap.add_argument("--max-memory-gib", type=float, default=8.0,
