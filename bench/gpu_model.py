@@ -213,12 +213,13 @@ class Solve:
         # L c = d (4 lower bands and d read, c written), backward U c = c with x += omega c
         # (4 upper bands and 1 / U_rr read, c read and written, x read and written): 15 arrays.
         # Wavefront order t = i + 2j (the lexicographic ILU(0)'s dependencies on the 9-point
-        # stencil): 3n - 2 fronts per triangular solve, one block per macro of up to kBlock =
-        # 256 threads, one barrier and one HBM round trip per front and pass.
+        # stencil): 3n - 2 fronts per triangular solve, one block per macro with a thread per
+        # row of the longest front (up to kIluMaxThreads = 1024: one pass per front up to
+        # n = 2047), one barrier and one HBM round trip per front and pass.
         n = self.n(k)
         steps = 2 * (3 * n - 2)
         longest = (n + 1) // 2  # most rows on one front
-        threads = min(256, -(-longest // 32) * 32)
+        threads = min(1024, -(-longest // 32) * 32)
         passes = math.ceil(longest / threads)
         waves = math.ceil(self.macros / (SMS * min(32, THREADS_PER_SM // threads)))
         if not from_zero:

@@ -65,9 +65,14 @@ __device__ __forceinline__ void ilu_backward_row(const DeviceBands<T>& F, T* z, 
   x[r] += mul_rn(omega, s);
 }
 
+/// Threads of an ILU block at most: the longest front of n = 1025 (513 rows) in one pass. Each
+/// front costs a barrier and a memory round trip per pass, so a block of a thread per row of the
+/// longest front is the wavefront's shortest critical path (3n - 2 steps per substitution).
+inline constexpr int kIluMaxThreads = 1024;
+
 /// One ILU(0) sweep on macro blockIdx.x: c = U^{-1} L^{-1} v (c may be v), x += omega c.
 template <class T>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kIluMaxThreads)
     ilu_sweep_kernel(DeviceBands<T> F, const T* v, T* c, T omega, T* __restrict__ x, int n,
                      unsigned nn) {
   const std::size_t base = static_cast<std::size_t>(blockIdx.x) * nn;
@@ -98,7 +103,7 @@ template <class T>
 void launch_ilu_sweep(const DeviceBands<T>& F, const T* v, T* c, T omega, T* x, const LevelShape& s,
                       cudaStream_t stream) {
   const int longest = (s.n + 1) / 2;
-  const int threads = std::min(kBlock, (longest + 31) / 32 * 32);
+  const int threads = std::min(kIluMaxThreads, (longest + 31) / 32 * 32);
   launch(ilu_sweep_kernel<T>, s.macros, threads, 0, stream)(F, v, c, omega, x, s.n, s.nn);
   QUILT_CUDA_CHECK_LAUNCH("ilu_sweep_kernel");
 }
