@@ -30,7 +30,8 @@ if(TARGET quilt_accel_emul)
   add_executable(test_accel_cuda_emul ${CMAKE_CURRENT_LIST_DIR}/test_cuda_local_solver.cpp)
   target_link_libraries(test_accel_cuda_emul PRIVATE quilt_accel_emul GTest::gtest_main)
   target_compile_definitions(test_accel_cuda_emul PRIVATE QUILT_CUDA_EMULATION_TEST=1)
-  target_include_directories(test_accel_cuda_emul BEFORE PRIVATE ${PROJECT_SOURCE_DIR}/accel/emulation)
+  target_include_directories(test_accel_cuda_emul BEFORE PRIVATE
+                             ${CMAKE_CURRENT_LIST_DIR}/../../accel/emulation)
   add_test(NAME test_accel_cuda_emul COMMAND test_accel_cuda_emul --gtest_filter=-*WithoutDevice*)
   add_test(NAME test_accel_cuda_emul_no_device
            COMMAND test_accel_cuda_emul --gtest_filter=*WithoutDevice*)
