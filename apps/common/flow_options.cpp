@@ -27,6 +27,8 @@ constexpr const char* kGhiaX =
 
 constexpr KeyChoice<ElementSize> kElementSizes[] = {{"isotropic", ElementSize::isotropic},
                                                     {"streamline", ElementSize::streamline}};
+constexpr KeyChoice<ViscousResidual> kViscousResiduals[] = {
+    {"reconstructed", ViscousResidual::reconstructed}, {"dropped", ViscousResidual::dropped}};
 constexpr KeyChoice<NonlinearMethod> kNonlinearMethods[] = {{"picard", NonlinearMethod::picard},
                                                             {"newton", NonlinearMethod::newton},
                                                             {"auto", NonlinearMethod::automatic}};
@@ -74,7 +76,10 @@ void declare_problem_keys(Config& config, const NavierStokesParams& defaults) {
     ("stabilisation.pspg", number_key(defaults.stabilisation.pspg_scale), "PSPG parameter scale (> 0)")
     ("stabilisation.element_size",
      po::value<std::string>()->default_value(choice_name(kElementSizes, defaults.stabilisation.element_size)),
-     "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)");
+     "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)")
+    ("stabilisation.viscous_residual",
+     po::value<std::string>()->default_value(choice_name(kViscousResiduals, defaults.stabilisation.viscous_residual)),
+     "-nu Laplace(u) in the SUPG/PSPG residual: reconstructed (recovered gradient) | dropped");
   // clang-format on
 }
 
@@ -170,6 +175,8 @@ void read_problem(const Config& config, FlowOptions& o) {
   // > 0: Q1/Q1 needs the pressure stabilisation.
   p.stabilisation.pspg_scale = config.get("stabilisation.pspg", Range<double>::above(0));
   p.stabilisation.element_size = read_choice(config, "stabilisation.element_size", kElementSizes);
+  p.stabilisation.viscous_residual =
+      read_choice(config, "stabilisation.viscous_residual", kViscousResiduals);
 }
 
 void read_nonlinear(const Config& config, NavierStokesParams& p) {

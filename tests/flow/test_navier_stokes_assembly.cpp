@@ -4,6 +4,8 @@
 // refreshed, or a coarse-grid refactorisation that kept old values, makes them differ.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "flow/navier_stokes_assembly.hpp"
@@ -106,3 +108,64 @@ TEST(NavierStokesAssembly, UpdateAfterAChangedVelocityEqualsAFreshSetupBitwise) 
 }
 
 }  // namespace
+
+namespace {
+
+/// A quadratic velocity and its gradient {du1/dx, du1/dy, du2/dx, du2/dy}.
+struct Quadratic {
+  double u1(double x, double y) const { return 0.7 * x * x - 1.3 * x * y + 0.4 * y * y + x; }
+  double u2(double x, double y) const { return -0.2 * x * x + 0.9 * x * y - 0.5 * y * y - y; }
+  std::array<double, 4> grad(double x, double y) const {
+    return {1.4 * x - 1.3 * y + 1, -1.3 * x + 0.8 * y, -0.4 * x + 0.9 * y, 0.9 * x - y - 1};
+  }
+};
+
+/// max over the nodes of every rank of |G_h(u) - grad u| for the Quadratic u.
+double recovery_error(const char* mesh, int level, const Communicator& comm) {
+  NavierStokesParams params = cavity();
+  params.mesh_file = mesh_path(mesh);
+  params.level = level;
+  params.stabilisation.viscous_residual = ViscousResidual::reconstructed;
+  const FlowProblem problem(params, comm);
+  NavierStokesAssembly assembly(problem, params, comm);
+  const Quadratic q;
+  FlowVector v(problem.block_size());
+  const std::size_t nn = assembly.velocity().level(level).matrix.rows_per_macro();
+  for (int m = 0; m < problem.mesh.num_local(); ++m) {
+    const MacroGeometry& g = assembly.velocity().geometry(level, m);
+    for (std::size_t r = 0; r < nn; ++r) {
+      v.u1()[m * nn + r] = q.u1(g.x[r], g.y[r]);
+      v.u2()[m * nn + r] = q.u2(g.x[r], g.y[r]);
+    }
+  }
+  NodalGradient G(problem.block_size());
+  assembly.viscous_term()->recovery().recover(v.u1().data(), v.u2().data(), G);
+  double error = 0;
+  for (int m = 0; m < problem.mesh.num_local(); ++m) {
+    const MacroGeometry& g = assembly.velocity().geometry(level, m);
+    for (std::size_t r = 0; r < nn; ++r) {
+      const auto exact = q.grad(g.x[r], g.y[r]);
+      for (int f = 0; f < 4; ++f) error = std::max(error, std::abs(G.d[f][m * nn + r] - exact[f]));
+    }
+  }
+  return comm.max(error);
+}
+
+}  // namespace
+
+// The recovered gradient of flow/viscous_residual.hpp (lumped L2 projection, summed over the
+// macros of every rank, and linear extrapolation to the boundary, diagonally at the domain
+// corners) reproduces the gradient of a quadratic velocity exactly on uniform rectangles: at
+// interior nodes, macro edges and corners, and on the boundary, at every rank count. Without the
+// extrapolation the boundary nodes are off by h/3 |D^2 u| (measured 0.098 at L = 1), without the
+// diagonal at the corners by O(h) too. On the unstructured macros it converges at first order
+// (measured 3.5e-2, 1.7e-2, 9.1e-3, 4.7e-3, 2.4e-3 at L = 2..6): at macro edges where the
+// element size jumps the lumped projection weighs the two sides' difference quotients unevenly.
+TEST(GradientRecovery, ExactForQuadraticsOnUniformRectangles) {
+  const Communicator comm(MPI_COMM_WORLD);
+  for (int level : {1, 3}) EXPECT_LT(recovery_error("unit_square_4x2.msh", level, comm), 1e-12);
+  const double coarse = recovery_error("unit_square_unstructured.msh", 3, comm);
+  const double fine = recovery_error("unit_square_unstructured.msh", 5, comm);
+  EXPECT_LT(fine, 0.3 * coarse);
+  EXPECT_LT(fine, 5e-3);
+}

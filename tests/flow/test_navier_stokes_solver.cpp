@@ -70,6 +70,37 @@ double velocity_l2_error(const NavierStokesResult& r, const Communicator& comm) 
   return std::sqrt(comm.sum(local));
 }
 
+// Newton with the exact Jacobian (add_newton_blocks: reaction term, linearised SUPG and PSPG,
+// tau_K and delta_K differentiated) and nearly exact linear solves converges quadratically: the
+// contraction r_{k+1} / r_k improves tenfold or more from step to step once the residual has
+// fallen by 10 (measured on the cavity, Re = 100, L = 3: 0.29, 0.11, 7.3e-3, 6.8e-5, 1e-7). With
+// the parameters frozen the contraction stays near 0.035 and the test fails; so does any error in
+// the Newton blocks.
+void expect_quadratic_newton(ViscousResidual viscous) {
+  const Communicator comm;
+  NavierStokesParams p = cavity(3, 100);
+  p.stabilisation.viscous_residual = viscous;
+  p.nonlinear_method = NonlinearMethod::newton;
+  p.linear_method = KrylovMethod::fgmres;
+  p.linear.rel_tol = 1e-10;
+  p.linear.max_iter = 300;
+  p.linear.restart = 100;
+  p.nonlinear_rel_tol = 1e-13;
+  const NavierStokesResult r = solve_navier_stokes(p, comm);
+  ASSERT_TRUE(r.converged);
+  EXPECT_LE(r.steps.size(), 7u);
+  std::vector<double> contraction;
+  for (std::size_t k = 1; k < r.steps.size(); ++k) {
+    EXPECT_TRUE(r.steps[k - 1].newton);
+    EXPECT_DOUBLE_EQ(r.steps[k - 1].step_length, 1.0) << "no backtracking near the solution";
+    if (r.steps[k - 1].residual <= 0.1 * r.steps.front().residual)
+      contraction.push_back(r.steps[k].residual / r.steps[k - 1].residual);
+  }
+  ASSERT_GE(contraction.size(), 2u);
+  for (std::size_t k = 1; k < contraction.size(); ++k)
+    EXPECT_LT(contraction[k], 0.1 * contraction[k - 1]) << "step " << k;
+}
+
 }  // namespace
 
 TEST(NavierStokes, StokesManufacturedSolutionConvergesAtSecondOrder) {
@@ -264,34 +295,32 @@ TEST(NavierStokes, DfgLinearIterationsPerNonlinearStep) {
   }
 }
 
-// Newton with the exact Jacobian (add_newton_blocks: reaction term, linearised SUPG and PSPG,
-// tau_K and delta_K differentiated) and nearly exact linear solves converges quadratically: the
-// contraction r_{k+1} / r_k improves tenfold or more from step to step once the residual has
-// fallen by 10 (measured on the cavity, Re = 100, L = 3: 0.29, 0.11, 7.3e-3, 6.8e-5, 1e-7). With
-// the parameters frozen the contraction stays near 0.035 and the test fails; so does any error in
-// the Newton blocks.
+// With the reconstructed viscous residual the defect holds S(u) and so must the Jacobian (S in the
+// operator, -nu div G_h(u_k) in the residual that the derivatives of tau_K, delta_K multiply): a
+// term in one and not the other leaves the contraction linear.
 TEST(NavierStokes, NewtonConvergesQuadratically) {
+  for (ViscousResidual viscous : {ViscousResidual::dropped, ViscousResidual::reconstructed}) {
+    SCOPED_TRACE(viscous == ViscousResidual::dropped ? "dropped" : "reconstructed");
+    expect_quadratic_newton(viscous);
+  }
+}
+
+// The viscous part of the SUPG/PSPG residual, reconstructed (design.md §8): DFG 2D-1 at L = 3
+// measured dp -1.88 % from the reference with the term dropped and -0.58 % with it (c_D +0.91 %,
+// +0.67 %). The bound catches the term lost from the operator or the defect.
+TEST(NavierStokes, ReconstructedViscousResidualMovesDfgPressureDifference) {
   const Communicator comm;
-  NavierStokesParams p = cavity(3, 100);
-  p.nonlinear_method = NonlinearMethod::newton;
-  p.linear_method = KrylovMethod::fgmres;
-  p.linear.rel_tol = 1e-10;
-  p.linear.max_iter = 300;
-  p.linear.restart = 100;
-  p.nonlinear_rel_tol = 1e-13;
+  NavierStokesParams p = dfg_2d1(3);
+  p.stabilisation.viscous_residual = ViscousResidual::reconstructed;
   const NavierStokesResult r = solve_navier_stokes(p, comm);
   ASSERT_TRUE(r.converged);
-  EXPECT_LE(r.steps.size(), 7u);
-  std::vector<double> contraction;
-  for (std::size_t k = 1; k < r.steps.size(); ++k) {
-    EXPECT_TRUE(r.steps[k - 1].newton);
-    EXPECT_DOUBLE_EQ(r.steps[k - 1].step_length, 1.0) << "no backtracking near the solution";
-    if (r.steps[k - 1].residual <= 0.1 * r.steps.front().residual)
-      contraction.push_back(r.steps[k].residual / r.steps[k - 1].residual);
-  }
-  ASSERT_GE(contraction.size(), 2u);
-  for (std::size_t k = 1; k < contraction.size(); ++k)
-    EXPECT_LT(contraction[k], 0.1 * contraction[k - 1]) << "step " << k;
+  const auto pv = evaluate_at_points(r.mesh, r.level, r.p, {{0.15, 0.2}, {0.25, 0.2}}, comm);
+  const double dp = pv[0] - pv[1], reference = 0.11752016697;  // docs/reference/dfg_cylinder.csv
+  EXPECT_LT(std::abs(dp / reference - 1), 0.008) << "dp = " << dp;
+  const int cylinder = r.mesh.mesh.part_id("cylinder");
+  const BoundaryForce f =
+      volume_force(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2, cylinder, comm);
+  EXPECT_LT(std::abs(500 * f.x / 5.57953523384 - 1), 0.008) << "c_D = " << 500 * f.x;
 }
 
 // Newton from rest at Re = 400 and 1000 (cavity, L = 3): far from the solution the full Newton

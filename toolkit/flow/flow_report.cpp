@@ -43,10 +43,10 @@ FlowForces forces(const FlowPostprocessing& post, const NavierStokesResult& r, d
   return {post.force_part, c * volume.x, c * volume.y, c * surface.x, c * surface.y};
 }
 
-double pressure_difference(const std::array<Point2, 2>& points, const NavierStokesResult& r,
-                           const Communicator& comm) {
+std::array<double, 2> point_pressures(const std::array<Point2, 2>& points,
+                                      const NavierStokesResult& r, const Communicator& comm) {
   const auto p = evaluate_at_points(r.mesh, r.level, r.p, {points[0], points[1]}, comm);
-  return p[0] - p[1];
+  return {p[0], p[1]};
 }
 
 Json profile_json(const Profile& pairs) {
@@ -100,6 +100,10 @@ void put_quantities(Json& j, const FlowQuantities& q) {
     j["lift_surface"] = q.forces->lift_surface;
   }
   if (q.pressure_difference) j["pressure_difference"] = *q.pressure_difference;
+  if (q.point_pressures) {  // p at the two points, "front" and "back" of the DFG cylinder
+    j["pressure_front"] = (*q.point_pressures)[0];
+    j["pressure_back"] = (*q.point_pressures)[1];
+  }
   if (q.recirculation_length) j["recirculation_length"] = *q.recirculation_length;
 }
 
@@ -136,8 +140,10 @@ FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const Na
   q.divergence_l2 = divergence_l2(r.mesh, r.level, r.u1, r.u2, comm);
   if (post.centerlines) q.centerlines = centerlines(post, r, comm);
   if (!post.force_part.empty()) q.forces = forces(post, r, nu, comm);
-  if (post.pressure_points)
-    q.pressure_difference = pressure_difference(*post.pressure_points, r, comm);
+  if (post.pressure_points) {
+    q.point_pressures = point_pressures(*post.pressure_points, r, comm);
+    q.pressure_difference = (*q.point_pressures)[0] - (*q.point_pressures)[1];
+  }
   if (const auto& line = post.recirculation)
     q.recirculation_length = recirculation_length(r.mesh, r.level, r.u1, line->x0, line->x1,
                                                   line->y0, kRecirculationSamples, comm);

@@ -66,6 +66,8 @@ struct FlowQuantities {
   std::optional<CenterlineProfiles> centerlines;
   std::optional<FlowForces> forces;
   std::optional<double> pressure_difference, recirculation_length;
+  /// p(a) and p(b) of the pressure difference (FlowPostprocessing::pressure_points).
+  std::optional<std::array<double, 2>> point_pressures;
 };
 
 /// Collective: evaluates `post` on the flow `r` of viscosity `nu`; std::invalid_argument when

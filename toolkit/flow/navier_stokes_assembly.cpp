@@ -31,11 +31,16 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
   for (int m = 0; m < problem.mesh.num_local(); ++m)
     assemble_lumped_mass(velocity_.geometry(L, m), lumped_mass_.data() + m * nn);
   velocity_.level(L).shared->sum(lumped_mass_.data());
+  if (params.stabilisation.viscous_residual == ViscousResidual::reconstructed)
+    viscous_.emplace(velocity_, lumped_mass_, problem.boundary_edges);
   problem.impose_dirichlet_values(load_);
 }
 
 void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inverse_dtau) {
   inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
+  if (viscous_)
+    viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
+                        convection_, params_->stabilisation);
   blocks_.B1.fill(0.0);
   blocks_.B2.fill(0.0);
   blocks_.D1.fill(0.0);
@@ -99,11 +104,18 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
          {&newton_->N11, &newton_->N12, &newton_->N21, &newton_->N22, &newton_->E1, &newton_->E2})
       block->fill(0.0);
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
-  for (int m = 0; m < macros; ++m)
+  if (viscous_) {  // the residual in the derivatives of tau_K, delta_K carries -nu div G_h(u_k)
+    if (state_gradient_.d[0].empty()) state_gradient_ = NodalGradient(lumped_mass_.size());
+    viscous_->recovery().recover(v.u1().data(), v.u2().data(), state_gradient_);
+  }
+  for (int m = 0; m < macros; ++m) {
+    MacroGradient G{};
+    if (viscous_) G = state_gradient_.macro(m, nn);
     add_newton_blocks(velocity_.geometry(L, m),
                       {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn}, v.p().data() + m * nn,
                       nu, params_->stabilisation, params_->force_x, params_->force_y,
-                      newton_->blocks(), m);
+                      newton_->blocks(), m, viscous_ ? &G : nullptr);
+  }
 }
 
 }  // namespace quilt

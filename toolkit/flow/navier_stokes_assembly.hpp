@@ -3,13 +3,15 @@
 // re-assembled in place per nonlinear step: A = nu L + N(w) + SUPG (+ M / dtau) on every global
 // level 0..L (the velocity injected to the coarse levels), the convection part that the local
 // multigrid rediscretises on its coarse levels, the finest level's B, D, C blocks, the PCD
-// operator F_p, the load, and for a Newton step the Jacobian's Newton blocks.
+// operator F_p, the load, for a Newton step the Jacobian's Newton blocks, and the linearisation
+// of the matrix-free viscous residual term S (flow/viscous_residual.hpp).
 
 #include <optional>
 
 #include "flow/flow_problem.hpp"
 #include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_system.hpp"
+#include "flow/viscous_residual.hpp"
 #include "solvers/level_hierarchy.hpp"
 
 namespace quilt {
@@ -35,6 +37,8 @@ class NavierStokesAssembly {
   const LevelHierarchy& velocity() const { return velocity_; }
   const FlowBlocks& blocks() const { return blocks_; }
   const NewtonCoupling* newton() const { return newton_ ? &*newton_ : nullptr; }
+  /// S(u) at the linearisation of the last assemble(); null with ViscousResidual::dropped.
+  const ViscousResidualTerm* viscous_term() const { return viscous_ ? &*viscous_ : nullptr; }
   /// F_p (type-0, finest level); no macros unless the Schur approximation is PCD.
   const accel::BandedMatrix<double>& pressure_convection_diffusion() const { return Fp_; }
   /// h: the Dirichlet values on the momentum rows' Dirichlet nodes, the body force elsewhere.
@@ -53,6 +57,8 @@ class NavierStokesAssembly {
   FlowBlocks blocks_;
   accel::BandedMatrix<double> Fp_;
   std::optional<NewtonCoupling> newton_;
+  std::optional<ViscousResidualTerm> viscous_;
+  NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
   LevelVector lumped_mass_;
   LevelVelocities w_;  ///< the linearisation velocity on every level

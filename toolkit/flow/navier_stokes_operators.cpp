@@ -119,6 +119,29 @@ FlowPoint flow_point(const ElementData& d, const GaussPoint& gp) {
   return f;
 }
 
+/// The recovered gradient G_h at the four vertices of element (i, j): ge[f][a] = G.d[f] there.
+using ElementGradient = std::array<Element4, 4>;
+
+void gather_gradient(const MacroGradient& G, int n, int i, int j, ElementGradient& ge) {
+  for (int a = 0; a < 4; ++a) {
+    const std::size_t r = node_index(n, i, j, a);
+    for (int f = 0; f < 4; ++f) ge[f][a] = G.d[f][r];
+  }
+}
+
+/// The viscous part of the element residual at a point, -nu Laplace_h u_c = -nu (d_x G_c1 +
+/// d_y G_c2) with G_ck the Q1 interpolant of the recovered d_k u_c (Jansen et al. 1999).
+std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, double nu) {
+  std::array<double, 2> v{};
+  for (int c = 0; c < 2; ++c) {
+    double laplace = 0.0;
+    for (int a = 0; a < 4; ++a)
+      laplace += ge[2 * c][a] * q.dphi_dx[a] + ge[2 * c + 1][a] * q.dphi_dy[a];
+    v[c] = -nu * laplace;
+  }
+  return v;
+}
+
 /// The element loop of the entry points. With `kPressure` false only A is built (coarse
 /// velocity levels), with `diffusion` false only its convection and SUPG part N(w) + SUPG;
 /// otherwise all six blocks come from one pass over the elements and one
@@ -234,12 +257,47 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
   }
 }
 
-void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
-                       const StabilisationParams& stab, const ScalarFunction& f1,
-                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m) {
+void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
+                          double nu, bool convection, const StabilisationParams& stab, double* y1,
+                          double* y2, double* yp) {
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
+  ElementGradient ge{};
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, convection, i, j, d);
+      gather_gradient(G, n, i, j, ge);
+      const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
+      Element4 e1{}, e2{}, ep{};
+      for (const auto& gp : rule) {
+        const FlowPoint f = flow_point(d, gp);
+        const auto visc = viscous_part(ge, f.q, nu);
+        for (int r = 0; r < 4; ++r) {
+          // SUPG delta_K (-nu Laplace_h u, (w.grad) v)_K and PSPG tau_K (-nu Laplace_h u,
+          // grad q)_K: the viscous terms of the residuals in the blocks' B, D, C.
+          e1[r] += f.weight * s.delta * visc[0] * f.conv[r];
+          e2[r] += f.weight * s.delta * visc[1] * f.conv[r];
+          ep[r] += f.weight * s.tau * (visc[0] * f.q.dphi_dx[r] + visc[1] * f.q.dphi_dy[r]);
+        }
+      }
+      for (int a = 0; a < 4; ++a) {
+        const std::size_t r = node_index(n, i, j, a);
+        y1[r] += e1[a];
+        y2[r] += e2[a];
+        yp[r] += ep[a];
+      }
+    }
+}
+
+void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
+                       const StabilisationParams& stab, const ScalarFunction& f1,
+                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
+                       const MacroGradient* viscous) {
+  const int n = g.n;
+  const auto rule = gauss2x2();
+  ElementData d;
+  ElementGradient ge{};
   Element4 pe{};
   std::array<std::array<ElementMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
   std::array<ElementMatrix, 2> eb{};
@@ -247,6 +305,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, true, i, j, d);
       for (int a = 0; a < 4; ++a) pe[a] = p[node_index(n, i, j, a)];
+      if (viscous) gather_gradient(*viscous, n, i, j, ge);
       const ElementStabilisation s = element_stabilisation(d, nu, true, stab);
       nb = {};
       eb = {};
@@ -268,9 +327,11 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
           }
         }
         const double force[2] = {f1 ? f1(f.q.x, f.q.y) : 0.0, f2 ? f2(f.q.x, f.q.y) : 0.0};
+        const auto visc = viscous ? viscous_part(ge, f.q, nu) : std::array<double, 2>{};
         double residual[2];
         for (int c = 0; c < 2; ++c)
-          residual[c] = wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
+          residual[c] =
+              visc[c] + wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
         for (int r = 0; r < 4; ++r) {
           for (int c = 0; c < 2; ++c) supg_moment[c][r] += f.weight * residual[c] * f.conv[r];
           pspg_moment[r] +=

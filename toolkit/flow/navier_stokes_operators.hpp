@@ -20,8 +20,19 @@
 //       the divergence plus the PSPG convection term (without stabilisation D = -B^T);
 // C   = sum_K tau_K (grad phi_j, grad psi_i)_K: the PSPG pressure Laplacian;
 // f   = (f, phi_i) + sum_K delta_K (f, (w.grad) phi_i)_K,  g = sum_K tau_K (f, grad psi_i)_K.
-// The element residual's viscous term -nu Laplace(u_h) is dropped (it vanishes for bilinear
-// functions on parallelograms; the usual Q1 simplification).
+//
+// The element residual R = -nu Laplace(u) + (w.grad) u + grad p - f of the SUPG and PSPG terms
+// has a viscous part that no 9-band block holds: Laplace(u_h) of a Q1 function is zero on
+// rectangles (and not a consistent approximation of Laplace(u) on any quadrilateral). Dropping
+// it (ViscousResidual::dropped, the usual Q1 simplification) leaves the stabilised equations
+// inconsistent at O(tau_K nu Laplace u), and the PSPG term then imposes the spurious natural
+// condition dp/dn = 0 on walls, where the exact solution has dp/dn = nu Laplace(u).n: DFG 2D-1's
+// pressure difference on the cylinder converges at first order (design.md §8). With
+// ViscousResidual::reconstructed it is -nu div G_h, where G_h is a recovered nodal velocity
+// gradient (Jansen, Collis, Whiting & Shakib 1999; flow/viscous_residual.hpp), and enters as
+//   S(u)_i   = sum_K delta_K (-nu div G_h(u), (w.grad) phi_i)_K       (momentum rows),
+//   S(u)_p,i = sum_K tau_K (-nu div G_h(u), grad psi_i)_K              (continuity rows),
+// linear in u, applied matrix-free beside the blocks (add_viscous_residual).
 //
 // Stabilisation parameters per element K (Tezduyar & Osawa 2000; mesh-dependent scaling as in
 // Apel, Knopp & Lube 2008): with |w|_K the velocity magnitude at the element centre and h_K the
@@ -49,16 +60,26 @@ namespace quilt {
 ///              residual alternating 1.3e-5 / 1.6e-5 from step 10 on).
 enum class ElementSize { isotropic, streamline };
 
+/// The viscous part -nu Laplace(u) of the SUPG/PSPG element residual (header comment).
+enum class ViscousResidual { dropped, reconstructed };
+
 struct StabilisationParams {
   double supg_scale = 1.0;  ///< multiplies delta_K; 0 switches SUPG off
   double pspg_scale = 1.0;  ///< multiplies tau_K; must be > 0 for Q1/Q1 (inf-sup)
   ElementSize element_size = ElementSize::isotropic;
+  ViscousResidual viscous_residual = ViscousResidual::dropped;
 };
 
 /// Nodal values of one macro (n*n each, grid order): the linearisation velocity w.
 struct MacroVelocity {
   const double* u1;
   const double* u2;
+};
+
+/// Nodal values of one macro (n*n each, grid order) of a recovered velocity gradient
+/// G_h ~ grad u_h: d[2c + k] = d_k u_(c+1), i.e. {du1/dx, du1/dy, du2/dx, du2/dy}.
+struct MacroGradient {
+  std::array<const double*, 4> d;
 };
 
 /// The blocks of one macro, each a slot m of a batch of BandedMatrix<double> (n x n grid).
@@ -106,14 +127,16 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
 /// The Newton part of the Jacobian of one macro (type-0 blocks, slot m): the derivative of the
 /// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p). For the
 /// trial function phi_t e_j (j = 1, 2) and the test functions phi_r (momentum row i) and psi_r
-/// (continuity), with R = (w.grad) w + grad p - f the element residual (viscous term dropped as
-/// in the Oseen blocks):
+/// (continuity), with R = -nu div G + (w.grad) w + grad p - f the element residual (G the
+/// recovered gradient of w, G_h(u_k); `viscous` null: the viscous part dropped, as
+/// ViscousResidual::dropped does in the Oseen blocks):
 ///   N_ij = ((phi_t e_j . grad) u_i, phi_r + delta_K (w.grad) phi_r)
 ///          + delta_K (R_i, phi_t d_j phi_r) + (d delta_K / d u_tj) (R_i, (w.grad) phi_r),
 ///   E_j  = tau_K (phi_t sum_i d_j u_i, d_i psi_r) + (d tau_K / d u_tj) (R, grad psi_r):
 /// the reaction term, the linearised SUPG test function, the linearised PSPG convection, and the
 /// derivative of tau_K and delta_K through the centre velocity (exact for the isotropic h_K).
-/// The Jacobian is then [A + N11, N12, B1; N21, A + N22, B2; D1 + E1, D2 + E2, C]. All terms at
+/// The Jacobian is then [A + N11, N12, B1; N21, A + N22, B2; D1 + E1, D2 + E2, C] (+ S with the
+/// reconstructed viscous residual: S is linear in u, so it is its own derivative). All terms at
 /// 2x2 Gauss, f included (the load uses 3x3: with a body force the Jacobian is exact up to that
 /// quadrature difference).
 struct NewtonBlocks {
@@ -126,7 +149,16 @@ struct NewtonBlocks {
 };
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
                        const StabilisationParams& stab, const ScalarFunction& f1,
-                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m);
+                       const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
+                       const MacroGradient* viscous = nullptr);
+
+/// y += S(u) of the header on macro m (type-0, n*n values each): the viscous part of the SUPG
+/// (y1, y2) and PSPG (yp) element residuals, -nu div G_h with G = G_h(u) the recovered gradient
+/// of the velocity u, and tau_K, delta_K, w those of the blocks linearised at w (2x2 Gauss, as
+/// the blocks). Linear in u: the blocks plus S form the consistent operator K(w).
+void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
+                          double nu, bool convection, const StabilisationParams& stab, double* y1,
+                          double* y2, double* yp);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.

@@ -58,7 +58,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
           velocity_multigrid(with_coarse_level(params.multigrid, problem_, params.coarse_threshold),
                              params.velocity_smoother)),
       system_(assembly_.velocity().level(problem_.level), assembly_.blocks(),
-              !problem_.boundary.has_natural_outflow),
+              !problem_.boundary.has_natural_outflow, nullptr, assembly_.viscous_term()),
       v_(problem_.block_size()),
       r_(problem_.block_size()),
       c_(problem_.block_size()) {
@@ -278,7 +278,8 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
     assembly_.assemble_newton(v_, stage.nu);
     if (!jacobian_)
       jacobian_.emplace(assembly_.velocity().level(problem_.level), assembly_.blocks(),
-                        !problem_.boundary.has_natural_outflow, assembly_.newton());
+                        !problem_.boundary.has_natural_outflow, assembly_.newton(),
+                        assembly_.viscous_term());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
   // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.

@@ -1,14 +1,18 @@
 #include "flow/navier_stokes_system.hpp"
 
+#include <algorithm>
+
 #include "accel/cpu/band_kernels.hpp"
 
 namespace quilt {
 
 NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks,
-                                       bool fix_pressure_mean, const NewtonCoupling* newton)
+                                       bool fix_pressure_mean, const NewtonCoupling* newton,
+                                       const ViscousResidualTerm* viscous)
     : velocity_(&velocity),
       blocks_(&blocks),
       newton_(newton),
+      viscous_(viscous),
       fix_pressure_mean_(fix_pressure_mean),
       block_(velocity.matrix.rows()),
       ones_(velocity.matrix.rows(), 1.0),
@@ -53,6 +57,7 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
       for (std::size_t i = 0; i < N; ++i) term.y[i] += t[i];
     }
   }
+  if (viscous_) viscous_->add(x1, x2, y1, y2, yp);  // S(u), linear in u
   const SharedNodes& shared = *velocity_->shared;
   shared.sum(y1);
   shared.sum(y2);
@@ -75,6 +80,10 @@ void NavierStokesSystem::momentum_rows(const LevelVector& x, double* r1, double*
   accel::cpu::spmv(velocity_->matrix, x.data() + N, r2);
   accel::cpu::spmv(blocks_->B2, xp, t);
   for (std::size_t i = 0; i < N; ++i) r2[i] += t[i];
+  if (viscous_) {  // the momentum part of S(u); its continuity part goes to scratch and is dropped
+    std::fill(t, t + N, 0.0);
+    viscous_->add(x.data(), x.data() + N, r1, r2, t);
+  }
   velocity_->shared->sum(r1);
   velocity_->shared->sum(r2);
 }

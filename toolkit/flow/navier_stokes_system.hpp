@@ -5,6 +5,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "flow/navier_stokes_operators.hpp"
+#include "flow/viscous_residual.hpp"
 #include "parallel/shared_nodes.hpp"
 #include "solvers/level_hierarchy.hpp"
 #include "solvers/linear_operator.hpp"
@@ -34,14 +35,18 @@ struct NewtonCoupling {
   NewtonBlocks blocks() { return {&N11, &N12, &N21, &N22, &E1, &E2}; }
 };
 
-/// K(w), or with `newton` the Jacobian K(w) + N(w, p) of the residual at (w, p).
+/// K(w), or with `newton` the Jacobian K(w) + N(w, p) of the residual at (w, p). With a viscous
+/// term, K(w) includes the matrix-free S(u) of flow/navier_stokes_operators.hpp (the consistent
+/// residual), in apply() and momentum_rows(); apply_divergence() (a preconditioner step) leaves it
+/// out.
 class NavierStokesSystem final : public LinearOperator {
  public:
   /// velocity: the finest level of the velocity hierarchy (A, shared nodes, Dirichlet mask).
   /// fix_pressure_mean: the velocity is prescribed on the whole boundary, so p is determined up
   /// to a constant and K is singular; the filter then removes the mean from pressure defects.
   NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks, bool fix_pressure_mean,
-                     const NewtonCoupling* newton = nullptr);
+                     const NewtonCoupling* newton = nullptr,
+                     const ViscousResidualTerm* viscous = nullptr);
 
   std::size_t size() const override { return 3 * block_; }
   std::size_t block_size() const { return block_; }
@@ -62,6 +67,7 @@ class NavierStokesSystem final : public LinearOperator {
   const GlobalLevel* velocity_;
   const FlowBlocks* blocks_;
   const NewtonCoupling* newton_;
+  const ViscousResidualTerm* viscous_;
   bool fix_pressure_mean_;
   std::size_t block_;
   double global_nodes_ = 0;
