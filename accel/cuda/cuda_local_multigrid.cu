@@ -182,9 +182,10 @@ class CudaLocalMultigrid final : public LocalSolver {
   Stream stream_;
   std::vector<DeviceLevel<T>> levels_;
   /// The V-cycle's graphs: which Jacobi buffer holds a level's iterate is host-side state that
-  /// a graph bakes in. Every level visited from x = 0 starts in x[0] (vcycle), so the finest
-  /// level's start decides the rest: [0] the first cycle, [1 + c] a later one starting in x[c].
-  /// Each keeps where the iterates are after it, for the host to follow.
+  /// a graph bakes in. Only the finest level's start matters: every coarser level (and the
+  /// finest in the first cycle) starts from x = 0, which every smoother writes before it reads.
+  /// So [0] is the first cycle and [1 + c] a later one starting in x[c]. Each keeps where the
+  /// iterates are after it, for the host to follow.
   struct CycleGraph {
     CudaGraph graph;
     std::vector<int> current_after;
@@ -511,9 +512,6 @@ template <class T>
 void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   const cudaStream_t s = stream_.get();
   DeviceLevel<T>& l = levels_[k];
-  // From x = 0 every smoother writes the iterate before reading it, so either Jacobi buffer
-  // will do; x[0] makes the cycle's buffer choices independent of the previous cycle's.
-  if (x_is_zero) l.current = 0;
   if (k == 0) {
     // A single level is a plain direct solve of the caller's defect, which need not be 0 at the
     // Dirichlet rows; below the finest level it is, and the exact 0 is enforced.

@@ -846,6 +846,34 @@ TEST(CudaLocalSolver, UpdateGivesBitwiseTheCorrectionOfAFreshSetup) {
   }
 }
 
+/// The V-cycle's CUDA graphs replayed: one solver solving the same defect again gives bitwise the
+/// same correction, for cycle shapes whose Jacobi sweeps leave the iterate in either buffer
+/// (odd and even sweep counts, first and later cycles), and for a smoother without buffers.
+TEST(CudaLocalSolver, RepeatedSolvesReplayTheCycleGraphs) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem p = make_problem(1, 5, mixed_macros(2), 61u);
+  const std::array<std::array<int, 2>, 4> shapes{{{1, 2}, {2, 1}, {1, 1}, {0, 1}}};
+  for (const auto& [pre, post] : shapes) {
+    for (SmootherType smoother : {SmootherType::jacobi, SmootherType::ilu}) {
+      SCOPED_TRACE("V(" + std::to_string(pre) + "," + std::to_string(post) + ") " +
+                   to_string(smoother));
+      LocalSolverParams params = params_for(Target::cuda, Precision::float32);
+      params.smoother = smoother;
+      params.pre_smooth = pre;
+      params.post_smooth = post;
+      params.max_cycles = 3;
+      auto solver = make_local_solver(params);
+      solver->setup(p.levels());
+      const std::vector<double> first = solve_with(*solver, p.defect);
+      for (int rep = 0; rep < 3; ++rep)
+        EXPECT_TRUE(bitwise_equal(solve_with(*solver, p.defect), first)) << "solve " << rep + 2;
+      LocalSolverParams cpu = params;
+      cpu.target = Target::cpu;
+      EXPECT_LE(worst_relative_difference(first, run(cpu, p), 2), 1e-5);
+    }
+  }
+}
+
 /// pin_io(): solves on the named vectors copy straight from and to them (no staging), others
 /// are staged; both give the same correction, bitwise, in each precision and with several cycles
 /// (digits > 0: the norms are read back in between).

@@ -29,7 +29,8 @@ struct VtuArray {
   template <class T>
   std::vector<T> values() const {
     std::vector<T> v(bytes.size() / sizeof(T));
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+    // An empty piece's vector has a null data(), which memcpy may not be given even for 0 bytes.
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
     return v;
   }
   /// The values of an Int32 or Int64 array (the connectivity and offsets are either).
