@@ -89,7 +89,9 @@ std::string quoted(const std::string& text) {
 
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  // Empty vectors compare equal without memcmp, which may not be given their null data().
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 /// The quads of the macros, as VTK wants them: counter-clockwise from the lower left node.
