@@ -66,7 +66,6 @@ class StreamQueue {
   bool capture_invalid_ = false;
 };
 
-
 /// An emulated event: the stream position it was last recorded at and, once the stream ran past
 /// it, the host time it was reached.
 struct EventRecord {
