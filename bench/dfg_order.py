@@ -9,10 +9,11 @@ and p(0.25, 0.2), which have no published values, from the successive difference
 d_L = q_L - q_(L-1): order_L = log2(|d_(L-1)| / |d_L|).
 """
 import csv
-import json
 import math
 import os
 import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_files import load_result  # noqa: E402
 
 out, levels, variants = sys.argv[1:4]
 ref_dir = sys.argv[4] if len(sys.argv) > 4 else \
@@ -27,12 +28,7 @@ REF = {"drag": float(rows["c_D"]["value"]), "lift": float(rows["c_L"]["value"]),
 
 
 def load(name):
-    path = os.path.join(out, name + ".json")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        r = json.load(f)
-    return r if r.get("status", "ok") == "ok" else None
+    return load_result(out, name)
 
 
 def order(a, b):

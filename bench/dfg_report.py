@@ -5,10 +5,11 @@ Usage: dfg_report.py OUT LEVELS RANK_LEVEL TABLE_LEVELS [REF], with REF the fold
 reference values (default: docs/reference of this repository; dfg_cylinder.csv there).
 """
 import csv
-import json
 import math
 import os
 import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_files import load_result  # noqa: E402
 
 out, levels, rank_level, table_levels = sys.argv[1:5]
 ref_dir = sys.argv[5] if len(sys.argv) > 5 else \
@@ -27,13 +28,7 @@ LA_INTERVAL = (float(REF_ROWS["L_a"]["interval_min"]), float(REF_ROWS["L_a"]["in
 
 
 def load(name):
-    path = os.path.join(out, name + ".json")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        r = json.load(f)
-    # A failed run leaves {"status": "failed", "error": ...}: it has no results to tabulate.
-    return r if r.get("status", "ok") == "ok" else None
+    return load_result(out, name)
 
 
 def rel(r, key):
