@@ -25,6 +25,9 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
       Fp_(params.schur == SchurApproximation::pcd ? problem.mesh.num_local() : 0,
           accel::nodes_per_side(problem.level)),
       load_(problem.block_size()),
+      history_velocity_(problem.block_size()),
+      time_load_(problem.block_size()),
+      time_derivative_(problem.block_size()),
       lumped_mass_(problem.block_size()) {
   const int L = problem.level;
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
@@ -36,8 +39,16 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
   problem.impose_dirichlet_values(load_);
 }
 
-void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inverse_dtau) {
+void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inverse_dtau,
+                                    const TimeStepTerms& time) {
   inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
+  time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
+  if (time.history)
+    for (int k = 0; k < 2; ++k) {
+      const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();
+      const std::span<double> z = k == 0 ? history_velocity_.u1() : history_velocity_.u2();
+      for (std::size_t i = 0; i < z.size(); ++i) z[i] = g[i] / lumped_mass_[i];
+    }
   if (viscous_)
     viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
                         convection_, params_->stabilisation);
@@ -47,7 +58,8 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   blocks_.D2.fill(0.0);
   blocks_.C.fill(0.0);
   Fp_.fill(0.0);
-  assemble_velocity_levels(nu, inverse_dtau);
+  assemble_velocity_levels(nu, inverse_dtau + time.mass_coefficient);
+  assemble_time_load(nu);
   if (body_force_) {  // the load depends on w through its SUPG/PSPG terms
     const SharedNodes& shared = *velocity_.level(problem_->level).shared;
     shared.sum(load_.u1().data());
@@ -71,7 +83,7 @@ void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dt
     if (g.level == L) {
       add_navier_stokes_blocks(g, wm, nu, convection_, p.stabilisation,
                                {&A, &blocks_.B1, &blocks_.B2, &blocks_.D1, &blocks_.D2, &blocks_.C},
-                               m);
+                               m, time_coefficient_);
       const std::size_t nn = A.rows_per_macro();
       if (body_force_)
         assemble_navier_stokes_load(g, wm, nu, convection_, p.stabilisation, or_zero(p.force_x),
@@ -79,19 +91,38 @@ void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dt
                                     load_.u2().data() + m * nn, load_.p().data() + m * nn);
       if (Fp_.macros > 0) {
         add_pressure_convection_diffusion(g, wm, nu, convection_, p.stabilisation,
-                                          problem_->boundary_edges[m], Fp_, m);
+                                          problem_->boundary_edges[m], Fp_, m, time_coefficient_);
         if (inverse_dtau > 0) add_lumped_mass(g, Fp_, m, inverse_dtau);
       }
     } else
-      add_velocity_operator(g, wm, nu, convection_, p.stabilisation, A, m);
+      add_velocity_operator(g, wm, nu, convection_, p.stabilisation, A, m, time_coefficient_);
     if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
   };
   // Convection and SUPG rediscretised on the local coarse levels (solvers/local_levels.hpp).
   const MacroAssembler convection = [&](const MacroGeometry& g, accel::BandedMatrix<double>& C,
                                         int m) {
-    add_convection_operator(g, velocity_at(g, m), nu, p.stabilisation, C, m);
+    add_convection_operator(g, velocity_at(g, m), nu, p.stabilisation, C, m, time_coefficient_);
   };
   velocity_.assemble(operators, convection_ ? convection : MacroAssembler{});
+}
+
+void NavierStokesAssembly::assemble_time_load(double nu) {
+  time_load_.values().assign(time_load_.values().size(), 0.0);
+  if (time_coefficient_ == 0.0) return;
+  const int L = problem_->level;
+  const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
+  for (int m = 0; m < problem_->mesh.num_local(); ++m) {
+    const std::size_t o = m * nn;
+    add_time_derivative_load(velocity_.geometry(L, m), {w_[L][0].data() + o, w_[L][1].data() + o},
+                             nu, convection_, params_->stabilisation,
+                             {history_velocity_.u1().data() + o, history_velocity_.u2().data() + o},
+                             time_load_.u1().data() + o, time_load_.u2().data() + o,
+                             time_load_.p().data() + o);
+  }
+  const SharedNodes& shared = *velocity_.level(L).shared;
+  shared.sum(time_load_.u1().data());
+  shared.sum(time_load_.u2().data());
+  shared.sum(time_load_.p().data());
 }
 
 void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
@@ -108,13 +139,22 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
     if (state_gradient_.d[0].empty()) state_gradient_ = NodalGradient(lumped_mass_.size());
     viscous_->recovery().recover(v.u1().data(), v.u2().data(), state_gradient_);
   }
+  if (time_coefficient_ != 0.0)  // d = c v - z, the time derivative in the element residual
+    for (int k = 0; k < 2; ++k) {
+      const std::span<const double> u = k == 0 ? v.u1() : v.u2();
+      const std::span<const double> z = k == 0 ? history_velocity_.u1() : history_velocity_.u2();
+      const std::span<double> d = k == 0 ? time_derivative_.u1() : time_derivative_.u2();
+      for (std::size_t i = 0; i < d.size(); ++i) d[i] = time_coefficient_ * u[i] - z[i];
+    }
   for (int m = 0; m < macros; ++m) {
     MacroGradient G{};
     if (viscous_) G = state_gradient_.macro(m, nn);
-    add_newton_blocks(velocity_.geometry(L, m),
-                      {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn}, v.p().data() + m * nn,
-                      nu, params_->stabilisation, params_->force_x, params_->force_y,
-                      newton_->blocks(), m, viscous_ ? &G : nullptr);
+    const MacroVelocity d{time_derivative_.u1().data() + m * nn,
+                          time_derivative_.u2().data() + m * nn};
+    add_newton_blocks(
+        velocity_.geometry(L, m), {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn},
+        v.p().data() + m * nn, nu, params_->stabilisation, params_->force_x, params_->force_y,
+        newton_->blocks(), m, viscous_ ? &G : nullptr, time_coefficient_ != 0.0 ? &d : nullptr);
   }
 }
 

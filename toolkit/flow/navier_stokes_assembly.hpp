@@ -11,6 +11,7 @@
 #include "flow/flow_problem.hpp"
 #include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_system.hpp"
+#include "flow/time_step_terms.hpp"
 #include "flow/viscous_residual.hpp"
 #include "solvers/level_hierarchy.hpp"
 
@@ -26,12 +27,15 @@ class NavierStokesAssembly {
   NavierStokesAssembly& operator=(const NavierStokesAssembly&) = delete;
 
   /// K(v) on every level, linearised at the velocity of v, with M / dtau added to A when
-  /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load.
-  void assemble(const FlowVector& v, double nu, double inverse_dtau);
+  /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load. A time step's terms add
+  /// c M to A and F_p, and the time derivative c v - M^{-1} g to the SUPG and PSPG residuals:
+  /// c S in A and D, S M^{-1} g in time_load() (flow/time_step_terms.hpp).
+  void assemble(const FlowVector& v, double nu, double inverse_dtau,
+                const TimeStepTerms& time = {});
   /// The load's Dirichlet values from the problem's current boundary values (FlowProblem::
   /// set_time); without a body force the load holds nothing else.
   void refresh_boundary_values() { problem_->impose_dirichlet_values(load_); }
-  /// The Newton blocks of the Jacobian at v (after assemble() at the same v).
+  /// The Newton blocks of the Jacobian at v (after assemble() at the same v and time terms).
   void assemble_newton(const FlowVector& v, double nu);
 
   const LevelHierarchy& velocity() const { return velocity_; }
@@ -43,11 +47,16 @@ class NavierStokesAssembly {
   const accel::BandedMatrix<double>& pressure_convection_diffusion() const { return Fp_; }
   /// h: the Dirichlet values on the momentum rows' Dirichlet nodes, the body force elsewhere.
   const FlowVector& load() const { return load_; }
+  /// S M^{-1} g of the last assemble() (type-1, every row; Dirichlet rows included, for the
+  /// boundary forces): the known part of the time derivative in the SUPG and PSPG residuals.
+  /// Zero without a time step's history.
+  const FlowVector& time_load() const { return time_load_; }
   /// The lumped pressure (= velocity) mass of the finest level, type-1.
   const LevelVector& lumped_mass() const { return lumped_mass_; }
 
  private:
   void assemble_velocity_levels(double nu, double inverse_dtau);
+  void assemble_time_load(double nu);
 
   const FlowProblem* problem_;
   const NavierStokesParams* params_;
@@ -60,6 +69,10 @@ class NavierStokesAssembly {
   std::optional<ViscousResidualTerm> viscous_;
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
+  double time_coefficient_ = 0;  ///< c of the stabilisation's time derivative; 0: stationary
+  FlowVector history_velocity_;  ///< z = M^{-1} g (u1, u2) of the last assemble()
+  FlowVector time_load_;
+  FlowVector time_derivative_;  ///< c v - z at the Newton linearisation (u1, u2)
   LevelVector lumped_mass_;
   LevelVelocities w_;  ///< the linearisation velocity on every level
 };

@@ -151,7 +151,7 @@ std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, 
 template <bool kPressure>
 void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
                      const StabilisationParams& stab, const NavierStokesBlocks& blocks, int m,
-                     bool diffusion = true) {
+                     double time_coefficient, bool diffusion = true) {
   const double nu_a = diffusion ? nu : 0.0;  // the viscosity in A (delta_K keeps nu)
   const int n = g.n;
   const auto rule = gauss2x2();
@@ -174,17 +174,20 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
             const double grad_grad = dx[r] * dx[t] + dy[r] * dy[t];
             // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
             // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982).
-            a[r][t] +=
-                f.weight * (nu_a * grad_grad + conv[t] * phi[r] + s.delta * conv[t] * conv[r]);
+            // The time derivative c u in the SUPG residual: c delta_K (u, (w.grad) v)_K.
+            a[r][t] += f.weight * (nu_a * grad_grad + conv[t] * phi[r] +
+                                   s.delta * (conv[t] + time_coefficient * phi[t]) * conv[r]);
             if constexpr (kPressure) {
               // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
               // delta_K (grad p, (w.grad) v)_K.
               b1[r][t] += f.weight * (-phi[t] * dx[r] + s.delta * dx[t] * conv[r]);
               b2[r][t] += f.weight * (-phi[t] * dy[r] + s.delta * dy[t] * conv[r]);
               // Divergence (div u, q) and the convective part of the PSPG residual
-              // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992).
-              d1[r][t] += f.weight * (dx[t] * phi[r] + s.tau * conv[t] * dx[r]);
-              d2[r][t] += f.weight * (dy[t] * phi[r] + s.tau * conv[t] * dy[r]);
+              // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992),
+              // with the time derivative c tau_K (u, grad q)_K.
+              const double pspg_trial = conv[t] + time_coefficient * phi[t];
+              d1[r][t] += f.weight * (dx[t] * phi[r] + s.tau * pspg_trial * dx[r]);
+              d2[r][t] += f.weight * (dy[t] * phi[r] + s.tau * pspg_trial * dy[r]);
               // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
               c[r][t] += f.weight * s.tau * grad_grad;
             }
@@ -205,29 +208,30 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
 
 void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
                               bool convection, const StabilisationParams& stab,
-                              const NavierStokesBlocks& blocks, int m) {
-  assemble_blocks<true>(g, w, nu, convection, stab, blocks, m);
+                              const NavierStokesBlocks& blocks, int m, double time_coefficient) {
+  assemble_blocks<true>(g, w, nu, convection, stab, blocks, m, time_coefficient);
 }
 
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
                            bool convection, const StabilisationParams& stab,
-                           accel::BandedMatrix<double>& A, int m) {
+                           accel::BandedMatrix<double>& A, int m, double time_coefficient) {
   const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
-  assemble_blocks<false>(g, w, nu, convection, stab, blocks, m);
+  assemble_blocks<false>(g, w, nu, convection, stab, blocks, m, time_coefficient);
 }
 
 void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                             const StabilisationParams& stab, accel::BandedMatrix<double>& C,
-                             int m) {
+                             const StabilisationParams& stab, accel::BandedMatrix<double>& C, int m,
+                             double time_coefficient) {
   const NavierStokesBlocks blocks{&C, nullptr, nullptr, nullptr, nullptr, nullptr};
-  assemble_blocks<false>(g, w, nu, true, stab, blocks, m, false);
+  assemble_blocks<false>(g, w, nu, true, stab, blocks, m, time_coefficient, false);
 }
 
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
                                        bool convection, const StabilisationParams& stab,
                                        const std::array<bool, 4>& boundary_edge,
-                                       accel::BandedMatrix<double>& Fp, int m) {
-  add_velocity_operator(g, w, nu, convection, stab, Fp, m);
+                                       accel::BandedMatrix<double>& Fp, int m,
+                                       double time_coefficient) {
+  add_velocity_operator(g, w, nu, convection, stab, Fp, m, time_coefficient);
   if (!convection) return;
   const int n = g.n;
   // Grid offset from an edge node to its inward neighbour, per local edge (macro_nodes.hpp).
@@ -293,18 +297,26 @@ void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const 
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
                        const StabilisationParams& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
-                       const MacroGradient* viscous) {
+                       const MacroGradient* viscous, const MacroVelocity* time_derivative) {
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
   ElementGradient ge{};
   Element4 pe{};
+  std::array<Element4, 2> de{};  // the time derivative at the element's vertices
   std::array<std::array<ElementMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
   std::array<ElementMatrix, 2> eb{};
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, true, i, j, d);
-      for (int a = 0; a < 4; ++a) pe[a] = p[node_index(n, i, j, a)];
+      for (int a = 0; a < 4; ++a) {
+        const std::size_t node = node_index(n, i, j, a);
+        pe[a] = p[node];
+        if (time_derivative) {
+          de[0][a] = time_derivative->u1[node];
+          de[1][a] = time_derivative->u2[node];
+        }
+      }
       if (viscous) gather_gradient(*viscous, n, i, j, ge);
       const ElementStabilisation s = element_stabilisation(d, nu, true, stab);
       nb = {};
@@ -317,11 +329,12 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
         const auto& phi = f.q.phi;
         const std::array<const Element4*, 2> dphi{&f.q.dphi_dx, &f.q.dphi_dy};
         // grad_u[i][k] = d_k u_i, the velocity w and the residual R at the Gauss point.
-        double grad_u[2][2] = {}, wq[2] = {}, grad_p[2] = {};
+        double grad_u[2][2] = {}, wq[2] = {}, grad_p[2] = {}, dq[2] = {};
         for (int a = 0; a < 4; ++a) {
           const double ua[2] = {d.w1[a], d.w2[a]};
           for (int c = 0; c < 2; ++c) {
             wq[c] += phi[a] * ua[c];
+            dq[c] += phi[a] * de[c][a];
             grad_p[c] += (*dphi[c])[a] * pe[a];
             for (int k = 0; k < 2; ++k) grad_u[c][k] += (*dphi[k])[a] * ua[c];
           }
@@ -331,7 +344,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
         double residual[2];
         for (int c = 0; c < 2; ++c)
           residual[c] =
-              visc[c] + wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
+              dq[c] + visc[c] + wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
         for (int r = 0; r < 4; ++r) {
           for (int c = 0; c < 2; ++c) supg_moment[c][r] += f.weight * residual[c] * f.conv[r];
           pspg_moment[r] +=
@@ -394,6 +407,45 @@ void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w,
           rhs2[r] += f.weight * fy * test;
           rhs_p[r] += f.weight * s.tau * (fx * f.q.dphi_dx[a] + fy * f.q.dphi_dy[a]);
         }
+      }
+    }
+}
+
+void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                              bool convection, const StabilisationParams& stab,
+                              const MacroVelocity& z, double* y1, double* y2, double* yp) {
+  const int n = g.n;
+  const auto rule = gauss2x2();  // as the blocks: S (c v) - S z is then exactly S (c v - z)
+  ElementData d;
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, convection, i, j, d);
+      const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
+      std::array<double, 4> z1{}, z2{};
+      for (int a = 0; a < 4; ++a) {
+        const std::size_t r = node_index(n, i, j, a);
+        z1[a] = z.u1[r];
+        z2[a] = z.u2[r];
+      }
+      Element4 e1{}, e2{}, ep{};
+      for (const auto& gp : rule) {
+        const FlowPoint f = flow_point(d, gp);
+        double zq1 = 0.0, zq2 = 0.0;
+        for (int a = 0; a < 4; ++a) {
+          zq1 += f.q.phi[a] * z1[a];
+          zq2 += f.q.phi[a] * z2[a];
+        }
+        for (int r = 0; r < 4; ++r) {
+          e1[r] += f.weight * s.delta * zq1 * f.conv[r];
+          e2[r] += f.weight * s.delta * zq2 * f.conv[r];
+          ep[r] += f.weight * s.tau * (zq1 * f.q.dphi_dx[r] + zq2 * f.q.dphi_dy[r]);
+        }
+      }
+      for (int a = 0; a < 4; ++a) {
+        const std::size_t r = node_index(n, i, j, a);
+        y1[r] += e1[a];
+        y2[r] += e2[a];
+        yp[r] += ep[a];
       }
     }
 }

@@ -95,20 +95,25 @@ struct NavierStokesBlocks {
 /// Adds the blocks of macro `m` (geometry g, linearisation velocity w, viscosity nu) into
 /// slot m of every block matrix. Pass w = zero velocity (or supg/convection off) for Stokes:
 /// with `convection` false, N(w) and every w-dependent stabilisation term are omitted.
+/// time_coefficient c > 0 (a time step's c of the discrete derivative c u - z, flow/
+/// time_step_terms.hpp) adds the time derivative's part of the SUPG and PSPG residuals,
+/// c delta_K (u, (w.grad) v)_K to A and c tau_K (u, grad q)_K to D; the Galerkin mass is not
+/// part of these blocks (it is lumped, add_lumped_mass).
 void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
                               bool convection, const StabilisationParams& stab,
-                              const NavierStokesBlocks& blocks, int m);
+                              const NavierStokesBlocks& blocks, int m,
+                              double time_coefficient = 0.0);
 
 /// Only A (= nu L + N(w) + SUPG) of macro m, for the coarse levels of the velocity multigrid.
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
                            bool convection, const StabilisationParams& stab,
-                           accel::BandedMatrix<double>& A, int m);
+                           accel::BandedMatrix<double>& A, int m, double time_coefficient = 0.0);
 
 /// Only the convection and SUPG part N(w) + SUPG of A (delta_K still depends on nu): the part
 /// the local multigrid rediscretises on its coarse levels (solvers/local_levels.hpp).
 void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                             const StabilisationParams& stab, accel::BandedMatrix<double>& C,
-                             int m);
+                             const StabilisationParams& stab, accel::BandedMatrix<double>& C, int m,
+                             double time_coefficient = 0.0);
 
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
 /// approximation (flow/pressure_schur.hpp): the operator of add_velocity_operator on the
@@ -122,14 +127,16 @@ void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, dou
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
                                        bool convection, const StabilisationParams& stab,
                                        const std::array<bool, 4>& boundary_edge,
-                                       accel::BandedMatrix<double>& Fp, int m);
+                                       accel::BandedMatrix<double>& Fp, int m,
+                                       double time_coefficient = 0.0);
 
 /// The Newton part of the Jacobian of one macro (type-0 blocks, slot m): the derivative of the
 /// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p). For the
 /// trial function phi_t e_j (j = 1, 2) and the test functions phi_r (momentum row i) and psi_r
-/// (continuity), with R = -nu div G + (w.grad) w + grad p - f the element residual (G the
+/// (continuity), with R = d_t u - nu div G + (w.grad) w + grad p - f the element residual (G the
 /// recovered gradient of w, G_h(u_k); `viscous` null: the viscous part dropped, as
-/// ViscousResidual::dropped does in the Oseen blocks):
+/// ViscousResidual::dropped does in the Oseen blocks; d_t u the Q1 interpolant of a time step's
+/// nodal c u_k - z, `time_derivative`, null: stationary):
 ///   N_ij = ((phi_t e_j . grad) u_i, phi_r + delta_K (w.grad) phi_r)
 ///          + delta_K (R_i, phi_t d_j phi_r) + (d delta_K / d u_tj) (R_i, (w.grad) phi_r),
 ///   E_j  = tau_K (phi_t sum_i d_j u_i, d_i psi_r) + (d tau_K / d u_tj) (R, grad psi_r):
@@ -150,7 +157,17 @@ struct NewtonBlocks {
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
                        const StabilisationParams& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
-                       const MacroGradient* viscous = nullptr);
+                       const MacroGradient* viscous = nullptr,
+                       const MacroVelocity* time_derivative = nullptr);
+
+/// y += S z on macro m (type-0, n*n values each): the known part z of a time step's discrete
+/// derivative c u - z (flow/time_step_terms.hpp) in the SUPG (y1, y2) and PSPG (yp) residuals,
+/// delta_K (z_h, (w.grad) phi_i)_K and tau_K (z_h, grad psi_i)_K, z_h the Q1 interpolant of the
+/// nodal z, at 2x2 Gauss with the blocks' tau_K, delta_K: with the time_coefficient terms of
+/// the blocks, the residuals then carry S (c u - z) exactly.
+void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                              bool convection, const StabilisationParams& stab,
+                              const MacroVelocity& z, double* y1, double* y2, double* yp);
 
 /// y += S(u) of the header on macro m (type-0, n*n values each): the viscous part of the SUPG
 /// (y1, y2) and PSPG (yp) element residuals, -nu div G_h with G = G_h(u) the recovered gradient

@@ -73,7 +73,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
 
 void NavierStokesSolver::assemble(double nu, double inverse_dtau) {
   const auto t_start = Clock::now();
-  assembly_.assemble(v_, nu, inverse_dtau + transient_.mass_coefficient);
+  assembly_.assemble(v_, nu, inverse_dtau, transient_);
   if (velocity_mg_) {
     velocity_mg_->update();
     timings_.assembly += seconds(t_start, Clock::now());
@@ -94,7 +94,8 @@ double NavierStokesSolver::nonlinear_residual(double inverse_dtau) {
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = h[i] - r[i];
   if (transient_.history) {  // the filter below clears its Dirichlet rows
     const LevelVector& g = transient_.history->values();
-    for (std::size_t i = 0; i < r.size(); ++i) r[i] += g[i];
+    const LevelVector& s = assembly_.time_load().values();
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] += g[i] + s[i];
   }
   if (inverse_dtau > 0) {
     const LevelVector& mass = assembly_.lumped_mass();
@@ -123,13 +124,15 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
   const auto h1 = assembly_.load().u1(), h2 = assembly_.load().u2();
   const bool body_force = static_cast<bool>(params_.force_x) || static_cast<bool>(params_.force_y);
   const FlowVector* g = transient_.history;
-  // Every row carries (c + 1/dtau) M; c M v - g is the discrete M du/dt, part of the residual.
+  const FlowVector& s = assembly_.time_load();
+  // Every row carries (c + 1/dtau) M; c M v - g is the discrete M du/dt and c S v - S M^{-1} g
+  // its SUPG part, both part of the residual.
   for (std::size_t i = 0; i < N; ++i) {
     result.momentum_residual1[i] -= inverse_dtau * mass[i] * v1[i];
     result.momentum_residual2[i] -= inverse_dtau * mass[i] * v2[i];
     if (g) {
-      result.momentum_residual1[i] -= g->u1()[i];
-      result.momentum_residual2[i] -= g->u2()[i];
+      result.momentum_residual1[i] -= g->u1()[i] + s.u1()[i];
+      result.momentum_residual2[i] -= g->u2()[i] + s.u2()[i];
     }
     if (body_force && !problem_.boundary.dirichlet[i]) {
       result.momentum_residual1[i] -= h1[i];

@@ -78,14 +78,6 @@ struct NavierStokesResult {
 
 using ProgressCallback = std::function<void(const NonlinearStep&)>;
 
-/// What a time step adds to the stationary problem (flow/time_stepping.hpp): c M v on the
-/// momentum rows (M the lumped mass) and a history g on the right-hand side, so that the step
-/// solves K(v) v + c M v = h + g on the rows that are not Dirichlet rows.
-struct TimeStepTerms {
-  double mass_coefficient = 0;          ///< c, e.g. 1 / dt (backward Euler), 3 / (2 dt) (BDF2)
-  const FlowVector* history = nullptr;  ///< g (type-1); null: none
-};
-
 /// Set up once (mesh, hierarchies, shared-node plans, multigrid and coarse-grid structure, the
 /// local solvers' buffers), then solve(): every nonlinear step re-assembles into the existing
 /// storage and updates the multigrid in place (FEAT3's init_symbolic / init_numeric, MFEM's

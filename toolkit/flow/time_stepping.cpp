@@ -26,8 +26,11 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   if (time_changed_) time_changed_(t);
   solver_->set_time(t);
   NavierStokesResult result = solver_->solve({.mass_coefficient = c, .history = &history_});
-  // R(u', p') = c M u' - g - (the momentum residual K u' + B p' + c M u' - g - f), Dirichlet
-  // rows excluded (their residual is the boundary force, not an equation).
+  // M d' = c M u' - g - (the momentum residual M d' + S d' + K u' + B p' - f), i.e. R(u', p')
+  // - S d' with S the SUPG part of the time derivative: the derivative at the new level that the
+  // next theta step's history needs (flow/time_step_terms.hpp). On Dirichlet rows (where the
+  // residual is the boundary force, not an equation) it is c M u' - g, the scheme's derivative
+  // of the boundary data, which the SUPG/PSPG terms of the boundary elements read.
   const LevelVector& mass = solver_->assembly().lumped_mass();
   const auto& dirichlet = solver_->problem().boundary.dirichlet;
   const FlowVector& v = solver_->state();
@@ -37,7 +40,7 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   const std::span<double> r[2] = {residual_.u1(), residual_.u2()};
   for (int k = 0; k < 2; ++k)
     for (std::size_t i = 0; i < mass.size(); ++i)
-      r[k][i] = dirichlet[i] ? 0.0 : c * mass[i] * u[k][i] - g[k][i] - (*residual[k])[i];
+      r[k][i] = c * mass[i] * u[k][i] - g[k][i] - (dirichlet[i] ? 0.0 : (*residual[k])[i]);
   has_residual_ = true;
   previous_ = current_;
   current_ = v;

@@ -15,8 +15,11 @@
 // the previous step's solve (its momentum residual), so the old operator is never re-assembled.
 // The first step of BDF2 and of the schemes with b > 0 is a backward Euler step (no R^0 yet):
 // one first-order step of length <= dt keeps the global order 2.
-// The pressure is implicit in every step; the SUPG/PSPG terms are those of the stationary
-// operator (the time derivative is not part of their residual).
+// The pressure is implicit in every step. The SUPG/PSPG element residuals carry the scheme's
+// discrete time derivative d' = c u' - M^{-1} g (flow/time_step_terms.hpp), so R above is the
+// stabilised steady residual less S d', and the stepper keeps M d' in its place: with it the
+// theta recursion a d' + b d = (u' - u) / k holds for the derivative itself, and a uniformly
+// accelerating flow is reproduced exactly (tests/flow/test_time_stepping.cpp).
 
 #include <functional>
 
@@ -86,7 +89,7 @@ class TimeStepper {
   double time_ = 0;
   int steps_ = 0;
   FlowVector previous_, current_;  ///< u^{n-1}, u^n (the last two (sub)step states)
-  FlowVector residual_;            ///< R(u^n, p^n), momentum rows, 0 on Dirichlet rows
+  FlowVector residual_;            ///< M d^n, the time derivative at u^n (momentum rows)
   bool has_residual_ = false;
   FlowVector history_;
   TimeStepRecord last_;
