@@ -29,6 +29,8 @@ constexpr KeyChoice<ElementSize> kElementSizes[] = {{"isotropic", ElementSize::i
                                                     {"streamline", ElementSize::streamline}};
 constexpr KeyChoice<ViscousResidual> kViscousResiduals[] = {
     {"reconstructed", ViscousResidual::reconstructed}, {"dropped", ViscousResidual::dropped}};
+constexpr KeyChoice<StabilisationTimeScale> kTimeScales[] = {
+    {"step", StabilisationTimeScale::step}, {"none", StabilisationTimeScale::none}};
 constexpr KeyChoice<NonlinearMethod> kNonlinearMethods[] = {{"picard", NonlinearMethod::picard},
                                                             {"newton", NonlinearMethod::newton},
                                                             {"auto", NonlinearMethod::automatic}};
@@ -79,7 +81,10 @@ void declare_problem_keys(Config& config, const NavierStokesParams& defaults) {
      "h_K in tau_K, delta_K: isotropic (sqrt |K|) | streamline (extent along w)")
     ("stabilisation.viscous_residual",
      po::value<std::string>()->default_value(choice_name(kViscousResiduals, defaults.stabilisation.viscous_residual)),
-     "-nu Laplace(u) in the SUPG/PSPG residual: reconstructed (recovered gradient) | dropped");
+     "-nu Laplace(u) in the SUPG/PSPG residual: reconstructed (recovered gradient) | dropped")
+    ("stabilisation.time_scale",
+     po::value<std::string>()->default_value(choice_name(kTimeScales, defaults.stabilisation.time_scale)),
+     "tau_K, delta_K of a time step: step (with the 2 / dt term) | none (the stationary ones)");
   // clang-format on
 }
 
@@ -177,6 +182,7 @@ void read_problem(const Config& config, FlowOptions& o) {
   p.stabilisation.element_size = read_choice(config, "stabilisation.element_size", kElementSizes);
   p.stabilisation.viscous_residual =
       read_choice(config, "stabilisation.viscous_residual", kViscousResiduals);
+  p.stabilisation.time_scale = read_choice(config, "stabilisation.time_scale", kTimeScales);
 }
 
 void read_nonlinear(const Config& config, NavierStokesParams& p) {

@@ -1,6 +1,7 @@
 #include "flow/navier_stokes_assembly.hpp"
 
 #include "fem/scalar_assembly.hpp"
+#include "flow/pressure_laplacian.hpp"
 
 namespace quilt {
 namespace {
@@ -17,6 +18,7 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
                                            const Communicator& comm)
     : problem_(&problem),
       params_(&params),
+      stab_(params.stabilisation),
       convection_(!params.stokes),
       body_force_(static_cast<bool>(params.force_x) || static_cast<bool>(params.force_y)),
       velocity_(problem.mesh, comm, problem.level, problem.dirichlet_parts,
@@ -42,7 +44,10 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
 void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inverse_dtau,
                                     const TimeStepTerms& time) {
   inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
+  nu_ = nu;
   time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
+  const bool time_scale = stab_.time_scale == StabilisationTimeScale::step && time.history;
+  stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
   if (time.history)
     for (int k = 0; k < 2; ++k) {
       const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();
@@ -51,7 +56,7 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
     }
   if (viscous_)
     viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
-                        convection_, params_->stabilisation);
+                        convection_, stab_);
   blocks_.B1.fill(0.0);
   blocks_.B2.fill(0.0);
   blocks_.D1.fill(0.0);
@@ -72,38 +77,49 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
 void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dtau) {
   const int L = problem_->level;
   const NavierStokesParams& p = *params_;
-  const auto velocity_at = [&](const MacroGeometry& g, int m) {
-    const std::size_t g_nn = static_cast<std::size_t>(g.n) * g.n;
-    return MacroVelocity{w_[g.level][0].data() + m * g_nn, w_[g.level][1].data() + m * g_nn};
-  };
   // One element pass per level: A everywhere, the other blocks on the finest level.
   const MacroAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                        int m) {
     const MacroVelocity wm = velocity_at(g, m);
     if (g.level == L) {
-      add_navier_stokes_blocks(g, wm, nu, convection_, p.stabilisation,
+      add_navier_stokes_blocks(g, wm, nu, convection_, stab_,
                                {&A, &blocks_.B1, &blocks_.B2, &blocks_.D1, &blocks_.D2, &blocks_.C},
                                m, time_coefficient_);
       const std::size_t nn = A.rows_per_macro();
       if (body_force_)
-        assemble_navier_stokes_load(g, wm, nu, convection_, p.stabilisation, or_zero(p.force_x),
+        assemble_navier_stokes_load(g, wm, nu, convection_, stab_, or_zero(p.force_x),
                                     or_zero(p.force_y), load_.u1().data() + m * nn,
                                     load_.u2().data() + m * nn, load_.p().data() + m * nn);
       if (Fp_.macros > 0) {
-        add_pressure_convection_diffusion(g, wm, nu, convection_, p.stabilisation,
+        add_pressure_convection_diffusion(g, wm, nu, convection_, stab_,
                                           problem_->boundary_edges[m], Fp_, m, time_coefficient_);
         if (inverse_dtau > 0) add_lumped_mass(g, Fp_, m, inverse_dtau);
       }
     } else
-      add_velocity_operator(g, wm, nu, convection_, p.stabilisation, A, m, time_coefficient_);
+      add_velocity_operator(g, wm, nu, convection_, stab_, A, m, time_coefficient_);
     if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
   };
   // Convection and SUPG rediscretised on the local coarse levels (solvers/local_levels.hpp).
   const MacroAssembler convection = [&](const MacroGeometry& g, accel::BandedMatrix<double>& C,
                                         int m) {
-    add_convection_operator(g, velocity_at(g, m), nu, p.stabilisation, C, m, time_coefficient_);
+    add_convection_operator(g, velocity_at(g, m), nu, stab_, C, m, time_coefficient_);
   };
   velocity_.assemble(operators, convection_ ? convection : MacroAssembler{});
+}
+
+MacroVelocity NavierStokesAssembly::velocity_at(const MacroGeometry& g, int m) const {
+  const std::size_t nn = static_cast<std::size_t>(g.n) * g.n;
+  return {w_[g.level][0].data() + m * nn, w_[g.level][1].data() + m * nn};
+}
+
+void NavierStokesAssembly::assemble_pressure_laplacian(LevelHierarchy& laplacian, double c) const {
+  laplacian.assemble([&](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
+    if (c > 0)
+      add_stabilised_pressure_laplacian(g, velocity_at(g, m), nu_, convection_, stab_, c, A, m);
+    else
+      add_laplacian(g, A, m);
+    add_mass(g, A, m, kPressureLaplacianShift);
+  });
 }
 
 void NavierStokesAssembly::assemble_time_load(double nu) {
@@ -113,11 +129,10 @@ void NavierStokesAssembly::assemble_time_load(double nu) {
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
   for (int m = 0; m < problem_->mesh.num_local(); ++m) {
     const std::size_t o = m * nn;
-    add_time_derivative_load(velocity_.geometry(L, m), {w_[L][0].data() + o, w_[L][1].data() + o},
-                             nu, convection_, params_->stabilisation,
-                             {history_velocity_.u1().data() + o, history_velocity_.u2().data() + o},
-                             time_load_.u1().data() + o, time_load_.u2().data() + o,
-                             time_load_.p().data() + o);
+    add_time_derivative_load(
+        velocity_.geometry(L, m), {w_[L][0].data() + o, w_[L][1].data() + o}, nu, convection_,
+        stab_, {history_velocity_.u1().data() + o, history_velocity_.u2().data() + o},
+        time_load_.u1().data() + o, time_load_.u2().data() + o, time_load_.p().data() + o);
   }
   const SharedNodes& shared = *velocity_.level(L).shared;
   shared.sum(time_load_.u1().data());
@@ -151,10 +166,10 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
     if (viscous_) G = state_gradient_.macro(m, nn);
     const MacroVelocity d{time_derivative_.u1().data() + m * nn,
                           time_derivative_.u2().data() + m * nn};
-    add_newton_blocks(
-        velocity_.geometry(L, m), {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn},
-        v.p().data() + m * nn, nu, params_->stabilisation, params_->force_x, params_->force_y,
-        newton_->blocks(), m, viscous_ ? &G : nullptr, time_coefficient_ != 0.0 ? &d : nullptr);
+    add_newton_blocks(velocity_.geometry(L, m),
+                      {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn}, v.p().data() + m * nn,
+                      nu, stab_, params_->force_x, params_->force_y, newton_->blocks(), m,
+                      viscous_ ? &G : nullptr, time_coefficient_ != 0.0 ? &d : nullptr);
   }
 }
 

@@ -35,6 +35,10 @@ class NavierStokesAssembly {
   /// The load's Dirichlet values from the problem's current boundary values (FlowProblem::
   /// set_time); without a body force the load holds nothing else.
   void refresh_boundary_values() { problem_->impose_dirichlet_values(load_); }
+  /// A_p + c C on every level of `laplacian` (a pressure_laplacian() hierarchy): the PCD
+  /// pressure operator of a time step (add_stabilised_pressure_laplacian), at the linearisation,
+  /// viscosity and time step of the last assemble(); c = 0: A_p itself, bitwise.
+  void assemble_pressure_laplacian(LevelHierarchy& laplacian, double c) const;
   /// The Newton blocks of the Jacobian at v (after assemble() at the same v and time terms).
   void assemble_newton(const FlowVector& v, double nu);
 
@@ -57,9 +61,11 @@ class NavierStokesAssembly {
  private:
   void assemble_velocity_levels(double nu, double inverse_dtau);
   void assemble_time_load(double nu);
+  MacroVelocity velocity_at(const MacroGeometry& g, int m) const;
 
   const FlowProblem* problem_;
   const NavierStokesParams* params_;
+  StabilisationParams stab_;  ///< params' with the time step's inverse_time_step
   bool convection_;
   bool body_force_;
   LevelHierarchy velocity_;
@@ -69,6 +75,7 @@ class NavierStokesAssembly {
   std::optional<ViscousResidualTerm> viscous_;
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
+  double nu_ = 0;                ///< of the last assemble()
   double time_coefficient_ = 0;  ///< c of the stabilisation's time derivative; 0: stationary
   FlowVector history_velocity_;  ///< z = M^{-1} g (u1, u2) of the last assemble()
   FlowVector time_load_;

@@ -87,9 +87,11 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
         0.5 * ((d.x[2] - d.x[0]) * (d.y[3] - d.y[1]) - (d.x[3] - d.x[1]) * (d.y[2] - d.y[0]));
     h = std::sqrt(area);
   }
+  const double transient = 2.0 * stab.inverse_time_step;
   const double advective = 2.0 * speed / h;
   const double diffusive = 4.0 * nu / (h * h);
-  const double scale = 1.0 / std::sqrt(advective * advective + diffusive * diffusive);
+  const double scale =
+      1.0 / std::sqrt(transient * transient + advective * advective + diffusive * diffusive);
   // d scale / d w_j = -scale^3 (2 |w| / h) (2 / h) w_j / |w| = -4 scale^3 w_j / h^2.
   const double dscale = -4.0 * scale * scale * scale / (h * h);
   const double supg = convection ? stab.supg_scale : 0.0;
@@ -408,6 +410,29 @@ void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w,
           rhs_p[r] += f.weight * s.tau * (fx * f.q.dphi_dx[a] + fy * f.q.dphi_dy[a]);
         }
       }
+    }
+}
+
+void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                       bool convection, const StabilisationParams& stab,
+                                       double weight, accel::BandedMatrix<double>& A, int m) {
+  const int n = g.n;
+  const auto rule = gauss2x2();
+  ElementData d;
+  ElementMatrix a{};
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      gather(g, w, convection, i, j, d);
+      const double coefficient = 1.0 + weight * element_stabilisation(d, nu, convection, stab).tau;
+      a = {};
+      for (const auto& gp : rule) {
+        const Q1Point q = evaluate_q1(d.x, d.y, gp.xi, gp.eta);
+        const double dv = gp.weight * q.det_j * coefficient;
+        for (int r = 0; r < 4; ++r)
+          for (int t = 0; t < 4; ++t)
+            a[r][t] += dv * (q.dphi_dx[r] * q.dphi_dx[t] + q.dphi_dy[r] * q.dphi_dy[t]);
+      }
+      scatter(a, i, j, A, m);
     }
 }
 

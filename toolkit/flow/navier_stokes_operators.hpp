@@ -37,9 +37,15 @@
 // Stabilisation parameters per element K (Tezduyar & Osawa 2000; mesh-dependent scaling as in
 // Apel, Knopp & Lube 2008): with |w|_K the velocity magnitude at the element centre and h_K the
 // element length (sqrt(area) by default, or the extent in the flow direction: ElementSize),
-//   tau_K   = pspg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
-//   delta_K = supg_scale * ((2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
-// tau_K stays positive for w = 0, so the Stokes case is pressure-stabilised too.
+//   tau_K   = pspg_scale * ((2 / dt)^2 + (2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
+//   delta_K = supg_scale * ((2 / dt)^2 + (2 |w|_K / h_K)^2 + (4 nu / h_K^2)^2)^{-1/2}
+// tau_K stays positive for w = 0, so the Stokes case is pressure-stabilised too. The transient
+// term 2 / dt (Tezduyar & Osawa 2000; Shakib & Hughes 1991) is there only in a time step with
+// StabilisationTimeScale::step; the default leaves it out, so that the spatial discretisation
+// does not change with dt (with it, tau_K -> dt / 2 as dt -> 0 and the PSPG stabilisation fades,
+// Bochev, Gunzburger & Shadid 2004; the temporal-order test then sees an O(1) difference
+// between step sizes). Either way the PSPG block of a time step is part of the PCD pressure
+// operator (add_stabilised_pressure_laplacian).
 
 #include <array>
 #include <vector>
@@ -63,11 +69,20 @@ enum class ElementSize { isotropic, streamline };
 /// The viscous part -nu Laplace(u) of the SUPG/PSPG element residual (header comment).
 enum class ViscousResidual { dropped, reconstructed };
 
+/// Whether tau_K and delta_K of a time step carry the step's time scale 2 / dt (header):
+/// measured on DFG 2D-3 (fs-theta, dt = 0.01, L = 3 and 4) in docs/benchmarks.md.
+enum class StabilisationTimeScale { step, none };
+
 struct StabilisationParams {
   double supg_scale = 1.0;  ///< multiplies delta_K; 0 switches SUPG off
   double pspg_scale = 1.0;  ///< multiplies tau_K; must be > 0 for Q1/Q1 (inf-sup)
   ElementSize element_size = ElementSize::isotropic;
   ViscousResidual viscous_residual = ViscousResidual::dropped;
+  StabilisationTimeScale time_scale = StabilisationTimeScale::none;
+  /// 1 / dt of the time step being solved (flow/time_step_terms.hpp); 0: stationary. Not a key:
+  /// the assembly sets it per solve. tau_K and delta_K then carry the transient time scale
+  /// (header).
+  double inverse_time_step = 0.0;
 };
 
 /// Nodal values of one macro (n*n each, grid order): the linearisation velocity w.
@@ -159,6 +174,15 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
                        const MacroGradient* viscous = nullptr,
                        const MacroVelocity* time_derivative = nullptr);
+
+/// A += the pressure Laplacian with the coefficient 1 + weight tau_K on macro m, tau_K that of
+/// the blocks: L_p + weight C, C the PSPG block (add_navier_stokes_blocks). In a time step the
+/// Schur complement is S = C + D A^{-1} B ~ C + A_p F_p^{-1} M_p, and with F_p ~ c M_p the
+/// identity [A_p + C M_p^{-1} F_p] F_p^{-1} M_p = A_p F_p^{-1} M_p + C turns into PCD with
+/// A_p + c C in place of A_p (flow/pressure_schur.hpp).
+void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                       bool convection, const StabilisationParams& stab,
+                                       double weight, accel::BandedMatrix<double>& A, int m);
 
 /// y += S z on macro m (type-0, n*n values each): the known part z of a time step's discrete
 /// derivative c u - z (flow/time_step_terms.hpp) in the SUPG (y1, y2) and PSPG (yp) residuals,

@@ -74,6 +74,14 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
 void NavierStokesSolver::assemble(double nu, double inverse_dtau) {
   const auto t_start = Clock::now();
   assembly_.assemble(v_, nu, inverse_dtau, transient_);
+  // PCD's pressure operator A_p + c C of a time step (add_stabilised_pressure_laplacian),
+  // refreshed with C; back to A_p for a stationary solve.
+  const double c = transient_.history ? transient_.mass_coefficient : 0.0;
+  if (params_.schur == SchurApproximation::pcd && (c > 0 || pressure_weight_ > 0)) {
+    assembly_.assemble_pressure_laplacian(*laplacian_, c);
+    pressure_mg_->update();
+    pressure_weight_ = c;
+  }
   if (velocity_mg_) {
     velocity_mg_->update();
     timings_.assembly += seconds(t_start, Clock::now());

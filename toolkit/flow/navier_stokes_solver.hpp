@@ -148,6 +148,7 @@ class NavierStokesSolver {
   NewtonLineSearch line_search_;
   bool newton_blocked_ = false;  ///< one Picard step after an exhausted line search
   double eta_ = 0;               ///< the forcing term of the last Newton step
+  double pressure_weight_ = 0;   ///< c of the PCD pressure operator A_p + c C last assembled
   MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
 };
 

@@ -5,12 +5,11 @@
 namespace quilt {
 
 LevelHierarchy pressure_laplacian(const DistributedMesh& dm, const Communicator& comm, int L) {
-  constexpr double kShift = 1e-4;
   const std::vector<bool> no_dirichlet(dm.mesh.part_names.size(), false);
   return LevelHierarchy(dm, comm, L, no_dirichlet,
                         [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
                           add_laplacian(g, A, m);
-                          add_mass(g, A, m, kShift);
+                          add_mass(g, A, m, kPressureLaplacianShift);
                         });
 }
 

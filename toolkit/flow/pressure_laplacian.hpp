@@ -14,6 +14,9 @@
 
 namespace quilt {
 
+/// eps of the shift eps M_p.
+inline constexpr double kPressureLaplacianShift = 1e-4;
+
 LevelHierarchy pressure_laplacian(const DistributedMesh& dm, const Communicator& comm, int L);
 
 }  // namespace quilt

@@ -17,6 +17,9 @@ namespace quilt {
 struct TimeStepTerms {
   double mass_coefficient = 0;          ///< c, e.g. 1 / dt (backward Euler), 3 / (2 dt) (BDF2)
   const FlowVector* history = nullptr;  ///< g (type-1, momentum rows); null: none
+  /// dt of the scheme (a fractional-step theta step: the whole step, not the substep): the
+  /// time scale in tau_K and delta_K (flow/navier_stokes_operators.hpp).
+  double step = 0;
 };
 
 }  // namespace quilt

@@ -25,7 +25,8 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
 NavierStokesResult TimeStepper::solve(double c, double t) {
   if (time_changed_) time_changed_(t);
   solver_->set_time(t);
-  NavierStokesResult result = solver_->solve({.mass_coefficient = c, .history = &history_});
+  NavierStokesResult result =
+      solver_->solve({.mass_coefficient = c, .history = &history_, .step = params_.step});
   // M d' = c M u' - g - (the momentum residual M d' + S d' + K u' + B p' - f), i.e. R(u', p')
   // - S d' with S the SUPG part of the time derivative: the derivative at the new level that the
   // next theta step's history needs (flow/time_step_terms.hpp). On Dirichlet rows (where the
