@@ -3,7 +3,8 @@
 
 Usage: cavity_report.py OUT REF LEVELS TABLE_LEVELS RANK_LEVEL RE1000_LEVEL, with REF the folder
 of the published reference values (docs/reference: ghia_*.csv, botella_re1000_*.csv,
-cavity_scalars.csv; '#' lines are comments naming the source).
+cavity_scalars.csv; '#' lines are comments naming the source). Runs re400_L<level>.json in OUT,
+if any, are compared with Ghia et al.'s Re = 400 columns.
 """
 import csv
 import json
@@ -43,7 +44,20 @@ def scalar(re, quantity):
 
 
 def deviation(profile, table):
-    return max(abs(v - table[round(c, 4)]) for c, v in profile if round(c, 4) in table)
+    return ranked(profile, table)[0][0]
+
+
+def ranked(profile, table):
+    """[(|value - table|, coordinate), ...] over the profile's points in the table, largest first."""
+    return sorted(((abs(v - table[round(c, 4)]), round(c, 4))
+                   for c, v in profile if round(c, 4) in table), reverse=True)
+
+
+def largest_two(profile, table):
+    """'d1 at c1 (next d2 at c2)': one misprinted table entry (docs/reference/README.md) shows as a
+    maximum far above the next."""
+    (d1, c1), (d2, c2) = ranked(profile, table)[:2]
+    return f"{d1:.4f} at {c1:.4f} (next {d2:.4f} at {c2:.4f})"
 
 
 def lin_stats(r):
@@ -95,6 +109,21 @@ for problem in ("stokes", "re100"):
         print(f"| {'Stokes' if problem == 'stokes' else 'Re=100'} | {L} | {r['dofs']} | {r['nonlinear_iterations']} | "
               f"{r['linear_iterations']['total']} | {t['total']:.2f} | {r['r_ass']:.2f} | {r['r_lin']:.2f} | "
               f"{t['linear']:.2f} | {t['local_solve']:.2f} | {r['r_acc']:.2f} | {r['s_max']:.2f} |")
+
+re400_levels = sorted(int(n[len("re400_L"):-len(".json")]) for n in os.listdir(out)
+                      if n.startswith("re400_L") and n.endswith(".json"))
+if re400_levels:
+    ghia_u400, ghia_v400 = reference("ghia_u.csv", "u_re400"), reference("ghia_v.csv", "v_re400")
+    print("\n## Re = 400: agreement with Ghia, Ghia & Shin (1982) (target 0.015)\n")
+    print("| L | DOFs | ranks | kinetic energy | max dev u(0.5,y) at y | max dev v(x,0.5) at x | NL steps | lin total | lin/step (mean, max) | time [s] |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for L in re400_levels:
+        r = load(f"re400_L{L}")
+        mean, most = lin_stats(r)
+        print(f"| {L} | {r['dofs']} | {r['ranks']} | {r['kinetic_energy']:.8f} | "
+              f"{largest_two(r['centerline_u'], ghia_u400)} | {largest_two(r['centerline_v'], ghia_v400)} | "
+              f"{r['nonlinear_iterations']} | {r['linear_iterations']['total']} | {mean:.1f}, {most} | "
+              f"{r['timings']['total']:.1f} |")
 
 r = load(f"re1000_L{re1000_level}")
 bu = reference("botella_re1000_u.csv", "u")

@@ -6,8 +6,8 @@ Usage: plot_results.py [--ref DIR] [--out DIR] RESULT.json...
 
 The runs are grouped by flow (Stokes, or the Reynolds number); per group:
   centerlines_<group>.png  u(0.5, y) and v(x, 0.5) of every run with centreline profiles, with
-                           Ghia, Ghia & Shin (1982) at Re 100 and 1000 and Botella & Peyret (1998)
-                           at Re 1000 (ghia_*.csv, botella_re1000_*.csv);
+                           Ghia, Ghia & Shin (1982) at Re 100, 400 and 1000 and Botella & Peyret
+                           (1998) at Re 1000 (ghia_*.csv, botella_re1000_*.csv);
   convergence_<group>.png  nonlinear residual per step (log scale) and linear iterations per step;
   forces_<group>.png       runs with drag and lift (DFG): c_D, c_L and dp over the level, volume and
                            surface forms, against dfg_cylinder.csv (case 2D-1 at Re 20);
@@ -46,7 +46,7 @@ def read_csv(ref, name):
 
 def integer_re(run):
     """The run's Reynolds number if it is (close to) an integer, else None: the reference tables
-    are per integer Re (u_re100, u_re1000)."""
+    are per integer Re (u_re100, u_re400, u_re1000)."""
     re = run.get("re")
     if re is None or run.get("stokes"):
         return None
