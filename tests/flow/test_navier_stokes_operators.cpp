@@ -480,13 +480,21 @@ TEST(PressureConvectionDiffusion, InflowRobinTerm) {
 
 namespace {
 
+// A time step's part of the element residual: the time derivative c u - z in the SUPG and PSPG
+// terms (flow/time_step_terms.hpp); c = 0: stationary.
+struct TimeDerivative {
+  double c = 0;
+  std::vector<double> z1, z2;
+};
+
 // The stabilised residual of one macro, F(u, p) = K(u) [u; p] (type-0, no Dirichlet rows), with
-// the Oseen blocks assembled at w = u.
+// the Oseen blocks assembled at w = u; in a time step less S(u) z, so that the SUPG/PSPG terms
+// carry S(u) (c u - z).
 std::vector<double> residual(const MacroGeometry& g, const std::vector<double>& u1,
                              const std::vector<double>& u2, const std::vector<double>& p,
-                             const Assembly& as) {
+                             const Assembly& as, const TimeDerivative& time = {}) {
   Blocks b(1, g.n);
-  add_navier_stokes_blocks(g, {u1.data(), u2.data()}, as.nu, true, as.stab, b.view(), 0);
+  add_navier_stokes_blocks(g, {u1.data(), u2.data()}, as.nu, true, as.stab, b.view(), 0, time.c);
   const std::size_t nn = u1.size();
   std::vector<double> f(3 * nn, 0.0);
   const std::vector<double> au1 = apply(b.A, 0, u1), au2 = apply(b.A, 0, u2),
@@ -497,6 +505,13 @@ std::vector<double> residual(const MacroGeometry& g, const std::vector<double>& 
     f[r] = au1[r] + b1p[r];
     f[nn + r] = au2[r] + b2p[r];
     f[2 * nn + r] = d1u[r] + d2u[r] + cp[r];
+  }
+  if (time.c > 0) {
+    std::vector<double> s(3 * nn, 0.0);
+    add_time_derivative_load(g, {u1.data(), u2.data()}, as.nu, true, as.stab,
+                             {time.z1.data(), time.z2.data()}, s.data(), s.data() + nn,
+                             s.data() + 2 * nn);
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] -= s[i];
   }
   return f;
 }
@@ -514,59 +529,75 @@ double distance(const std::vector<double>& a, const std::vector<double>& b) {
 // (isotropic h_K), at mesh Peclet numbers ~1 where the stabilisation and its parameters' own
 // derivative matter. Without the Newton blocks (Picard) the mismatch is the whole reaction term;
 // a wrong sign or a missing term in any block shows far above the O(eps^2) difference error.
+// The second pass is a time step (c = 5, random z): the derivative of tau_K and delta_K then also
+// multiplies the time derivative c u - z in the element residual.
 TEST_P(NavierStokesOperators, NewtonBlocksAreTheResidualDerivative) {
   const CoarseMesh mesh = read_msh(mesh_path(GetParam().file));
   Assembly as;
   as.nu = 0.02;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (int c = 0; c < std::min(mesh.num_cells(), 4); ++c) {
-    const MacroGeometry g = refine_macro(mesh, {}, c, 2);
-    const std::size_t nn = g.x.size();
-    std::vector<double> u1(nn), u2(nn), p(nn), d1(nn), d2(nn);
-    for (std::size_t r = 0; r < nn; ++r) {
-      u1[r] = 1.0 + 0.3 * uniform(rng);
-      u2[r] = 0.5 * uniform(rng);
-      p[r] = uniform(rng);
-      d1[r] = uniform(rng);
-      d2[r] = uniform(rng);
-    }
-    const double eps = 1e-6;
-    auto shifted = [&](double s) {
-      std::vector<double> a = u1, b = u2;
+  for (const double time_coefficient : {0.0, 5.0})
+    for (int c = 0; c < std::min(mesh.num_cells(), 4); ++c) {
+      const MacroGeometry g = refine_macro(mesh, {}, c, 2);
+      const std::size_t nn = g.x.size();
+      std::vector<double> u1(nn), u2(nn), p(nn), d1(nn), d2(nn);
       for (std::size_t r = 0; r < nn; ++r) {
-        a[r] += s * d1[r];
-        b[r] += s * d2[r];
+        u1[r] = 1.0 + 0.3 * uniform(rng);
+        u2[r] = 0.5 * uniform(rng);
+        p[r] = uniform(rng);
+        d1[r] = uniform(rng);
+        d2[r] = uniform(rng);
       }
-      return residual(g, a, b, p, as);
-    };
-    const std::vector<double> plus = shifted(eps), minus = shifted(-eps);
-    std::vector<double> fd(3 * nn);
-    for (std::size_t i = 0; i < fd.size(); ++i) fd[i] = (plus[i] - minus[i]) / (2 * eps);
+      TimeDerivative time{time_coefficient, std::vector<double>(nn), std::vector<double>(nn)};
+      std::vector<double> dt1(nn), dt2(nn);  // c u - z at u
+      for (std::size_t r = 0; r < nn; ++r) {
+        time.z1[r] = time_coefficient * uniform(rng);
+        time.z2[r] = time_coefficient * uniform(rng);
+        dt1[r] = time_coefficient * u1[r] - time.z1[r];
+        dt2[r] = time_coefficient * u2[r] - time.z2[r];
+      }
+      const double eps = 1e-6;
+      auto shifted = [&](double s) {
+        std::vector<double> a = u1, b = u2;
+        for (std::size_t r = 0; r < nn; ++r) {
+          a[r] += s * d1[r];
+          b[r] += s * d2[r];
+        }
+        return residual(g, a, b, p, as, time);
+      };
+      const std::vector<double> plus = shifted(eps), minus = shifted(-eps);
+      std::vector<double> fd(3 * nn);
+      for (std::size_t i = 0; i < fd.size(); ++i) fd[i] = (plus[i] - minus[i]) / (2 * eps);
 
-    // K(u) [d; 0]: the residual function's blocks applied to the direction.
-    Blocks b(1, g.n);
-    add_navier_stokes_blocks(g, {u1.data(), u2.data()}, as.nu, true, as.stab, b.view(), 0);
-    std::vector<double> picard(3 * nn);
-    const auto ad1 = apply(b.A, 0, d1), ad2 = apply(b.A, 0, d2), dd1 = apply(b.D1, 0, d1),
-               dd2 = apply(b.D2, 0, d2);
-    for (std::size_t r = 0; r < nn; ++r) {
-      picard[r] = ad1[r];
-      picard[nn + r] = ad2[r];
-      picard[2 * nn + r] = dd1[r] + dd2[r];
+      // K(u) [d; 0]: the residual function's blocks applied to the direction.
+      Blocks b(1, g.n);
+      add_navier_stokes_blocks(g, {u1.data(), u2.data()}, as.nu, true, as.stab, b.view(), 0,
+                               time_coefficient);
+      std::vector<double> picard(3 * nn);
+      const auto ad1 = apply(b.A, 0, d1), ad2 = apply(b.A, 0, d2), dd1 = apply(b.D1, 0, d1),
+                 dd2 = apply(b.D2, 0, d2);
+      for (std::size_t r = 0; r < nn; ++r) {
+        picard[r] = ad1[r];
+        picard[nn + r] = ad2[r];
+        picard[2 * nn + r] = dd1[r] + dd2[r];
+      }
+      BandedMatrix<double> N11(1, g.n), N12(1, g.n), N21(1, g.n), N22(1, g.n), E1(1, g.n),
+          E2(1, g.n);
+      const MacroVelocity derivative{dt1.data(), dt2.data()};
+      add_newton_blocks(g, {u1.data(), u2.data()}, p.data(), as.nu, as.stab, {}, {},
+                        {&N11, &N12, &N21, &N22, &E1, &E2}, 0, nullptr,
+                        time_coefficient > 0 ? &derivative : nullptr);
+      std::vector<double> newton = picard;
+      const auto n11 = apply(N11, 0, d1), n12 = apply(N12, 0, d2), n21 = apply(N21, 0, d1),
+                 n22 = apply(N22, 0, d2), e1 = apply(E1, 0, d1), e2 = apply(E2, 0, d2);
+      for (std::size_t r = 0; r < nn; ++r) {
+        newton[r] += n11[r] + n12[r];
+        newton[nn + r] += n21[r] + n22[r];
+        newton[2 * nn + r] += e1[r] + e2[r];
+      }
+      const double picard_error = distance(picard, fd), newton_error = distance(newton, fd);
+      EXPECT_LT(newton_error, 1e-6 * picard_error)
+          << "macro " << c << ", c = " << time_coefficient;  // measured: ~1e-9
     }
-    BandedMatrix<double> N11(1, g.n), N12(1, g.n), N21(1, g.n), N22(1, g.n), E1(1, g.n), E2(1, g.n);
-    add_newton_blocks(g, {u1.data(), u2.data()}, p.data(), as.nu, as.stab, {}, {},
-                      {&N11, &N12, &N21, &N22, &E1, &E2}, 0);
-    std::vector<double> newton = picard;
-    const auto n11 = apply(N11, 0, d1), n12 = apply(N12, 0, d2), n21 = apply(N21, 0, d1),
-               n22 = apply(N22, 0, d2), e1 = apply(E1, 0, d1), e2 = apply(E2, 0, d2);
-    for (std::size_t r = 0; r < nn; ++r) {
-      newton[r] += n11[r] + n12[r];
-      newton[nn + r] += n21[r] + n22[r];
-      newton[2 * nn + r] += e1[r] + e2[r];
-    }
-    const double picard_error = distance(picard, fd), newton_error = distance(newton, fd);
-    EXPECT_LT(newton_error, 1e-6 * picard_error) << "macro " << c;  // measured: ~1e-9
-  }
 }
