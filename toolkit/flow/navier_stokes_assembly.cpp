@@ -27,9 +27,6 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
       Fp_(params.schur == SchurApproximation::pcd ? problem.mesh.num_local() : 0,
           accel::nodes_per_side(problem.level)),
       load_(problem.block_size()),
-      history_velocity_(problem.block_size()),
-      time_load_(problem.block_size()),
-      time_derivative_(problem.block_size()),
       lumped_mass_(problem.block_size()) {
   const int L = problem.level;
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
@@ -48,6 +45,11 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
   const bool time_scale = stab_.time_scale == StabilisationTimeScale::step && time.history;
   stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
+  if (time.history && time_load_.block_size() == 0) {  // the first time step: its storage
+    history_velocity_ = FlowVector(problem_->block_size());
+    time_load_ = FlowVector(problem_->block_size());
+    time_derivative_ = FlowVector(problem_->block_size());
+  }
   if (time.history)
     for (int k = 0; k < 2; ++k) {
       const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();

@@ -53,7 +53,7 @@ class NavierStokesAssembly {
   const FlowVector& load() const { return load_; }
   /// S M^{-1} g of the last assemble() (type-1, every row; Dirichlet rows included, for the
   /// boundary forces): the known part of the time derivative in the SUPG and PSPG residuals.
-  /// Zero without a time step's history.
+  /// Zero (or empty, before the first time step) without a time step's history.
   const FlowVector& time_load() const { return time_load_; }
   /// The lumped pressure (= velocity) mass of the finest level, type-1.
   const LevelVector& lumped_mass() const { return lumped_mass_; }
