@@ -126,6 +126,9 @@ def main():
     ref = references(args.ref)
     runs = []
     for name in args.results:
+        if not os.path.exists(name):
+            print(f"{name}: no such file, skipped", file=sys.stderr)
+            continue
         with open(name) as f:
             run = json.load(f)
         if run.get("status", "ok") != "ok" or "time_series" not in run:
