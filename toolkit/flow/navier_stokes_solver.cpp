@@ -74,6 +74,16 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
 void NavierStokesSolver::assemble(double nu, double inverse_dtau) {
   const auto t_start = Clock::now();
   assembly_.assemble(v_, nu, inverse_dtau, transient_);
+  multigrids_current_ = false;
+  timings_.assembly += seconds(t_start, Clock::now());
+}
+
+void NavierStokesSolver::update_multigrids() {
+  // Only before a correction: the last step of a solve (and a line-search trial) assembles for
+  // its residual alone, and a time step's solve ends with such a step.
+  if (multigrids_current_) return;
+  multigrids_current_ = true;
+  const auto t_start = Clock::now();
   // PCD's pressure operator A_p + c C of a time step (add_stabilised_pressure_laplacian),
   // refreshed with C; back to A_p for a stationary solve.
   const double c = transient_.history ? transient_.mass_coefficient : 0.0;
@@ -173,7 +183,7 @@ void NavierStokesSolver::add_multigrid_timings() {
     timings_.coarse_solve += mg.timings().coarse_solve - seen.coarse_solve;
     seen = mg.timings();
   };
-  add(*velocity_mg_, seen_velocity_);
+  if (velocity_mg_) add(*velocity_mg_, seen_velocity_);
   if (pressure_mg_) add(*pressure_mg_, seen_pressure_);
 }
 
@@ -276,6 +286,7 @@ bool NavierStokesSolver::use_newton(const Stage& stage, double residual) const {
 }
 
 void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target) {
+  update_multigrids();
   const bool newton = use_newton(stage, log.residual);
   newton_blocked_ = false;
   KrylovParams linear = params_.linear;

@@ -108,8 +108,10 @@ class NavierStokesSolver {
  private:
   struct Stage;  // the state of one continuation stage (navier_stokes_solver.cpp)
 
-  /// K(v) and its multigrid at the current v; the multigrid is built at the first call.
+  /// K(v) at the current v (its multigrids follow in update_multigrids()).
   void assemble(double nu, double inverse_dtau);
+  /// The multigrids' numbers from the last assemble() (built at the first call).
+  void update_multigrids();
   /// r = h + g - K(v) v - c M v, filtered; returns |r|. The operator holds (c + 1/dtau) M.
   double nonlinear_residual(double inverse_dtau);
   /// The iteration over the continuation stages `viscosities`.
@@ -146,9 +148,10 @@ class NavierStokesSolver {
   int corrections_ = 0;   ///< nonlinear steps that solved for a correction
   double r0_ = 0;         ///< |r| of the first step
   NewtonLineSearch line_search_;
-  bool newton_blocked_ = false;  ///< one Picard step after an exhausted line search
-  double eta_ = 0;               ///< the forcing term of the last Newton step
-  double pressure_weight_ = 0;   ///< c of the PCD pressure operator A_p + c C last assembled
+  bool newton_blocked_ = false;      ///< one Picard step after an exhausted line search
+  double eta_ = 0;                   ///< the forcing term of the last Newton step
+  double pressure_weight_ = 0;       ///< c of the PCD pressure operator A_p + c C last assembled
+  bool multigrids_current_ = false;  ///< the multigrids hold the last assemble()'s operators
   MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
 };
 
