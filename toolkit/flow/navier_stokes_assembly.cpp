@@ -42,20 +42,7 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
                                     const TimeStepTerms& time) {
   inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
   nu_ = nu;
-  time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
-  const bool time_scale = stab_.time_scale == StabilisationTimeScale::step && time.history;
-  stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
-  if (time.history && time_load_.block_size() == 0) {  // the first time step: its storage
-    history_velocity_ = FlowVector(problem_->block_size());
-    time_load_ = FlowVector(problem_->block_size());
-    time_derivative_ = FlowVector(problem_->block_size());
-  }
-  if (time.history)
-    for (int k = 0; k < 2; ++k) {
-      const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();
-      const std::span<double> z = k == 0 ? history_velocity_.u1() : history_velocity_.u2();
-      for (std::size_t i = 0; i < z.size(); ++i) z[i] = g[i] / lumped_mass_[i];
-    }
+  prepare_time_step(time);
   if (viscous_)
     viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
                         convection_, stab_);
@@ -107,6 +94,23 @@ void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dt
     add_convection_operator(g, velocity_at(g, m), nu, stab_, C, m, time_coefficient_);
   };
   velocity_.assemble(operators, convection_ ? convection : MacroAssembler{});
+}
+
+void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {
+  time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
+  const bool time_scale = stab_.time_scale == StabilisationTimeScale::step && time.history;
+  stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
+  if (!time.history) return;
+  if (time_load_.block_size() == 0) {  // the first time step: its storage
+    history_velocity_ = FlowVector(problem_->block_size());
+    time_load_ = FlowVector(problem_->block_size());
+    time_derivative_ = FlowVector(problem_->block_size());
+  }
+  for (int k = 0; k < 2; ++k) {
+    const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();
+    const std::span<double> z = k == 0 ? history_velocity_.u1() : history_velocity_.u2();
+    for (std::size_t i = 0; i < z.size(); ++i) z[i] = g[i] / lumped_mass_[i];
+  }
 }
 
 MacroVelocity NavierStokesAssembly::velocity_at(const MacroGeometry& g, int m) const {

@@ -60,6 +60,8 @@ class NavierStokesAssembly {
 
  private:
   void assemble_velocity_levels(double nu, double inverse_dtau);
+  /// The time step's coefficient and time scale, and z = M^{-1} g (none: stationary).
+  void prepare_time_step(const TimeStepTerms& time);
   void assemble_time_load(double nu);
   MacroVelocity velocity_at(const MacroGeometry& g, int m) const;
 
