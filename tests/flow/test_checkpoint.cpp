@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "dfg_2d3_problem.hpp"
 #include "flow/checkpoint.hpp"
 #include "flow/transient_flow.hpp"
 #include "mesh_files.hpp"
@@ -18,15 +19,8 @@ using namespace quilt;
 namespace {
 
 NavierStokesParams dfg_2d3() {
-  NavierStokesParams p;
-  p.mesh_file = mesh_path("dfg_channel.msh");
-  p.charts = {"cylinder circle 0.2 0.2 0.05"};
-  p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 1.5 0 0.41 sin 8",
-                  "outflow donothing"};
-  p.level = 1;
-  p.nu = 1e-3;
+  NavierStokesParams p = dfg_2d3_problem(1);
   p.nonlinear_rel_tol = 1e-8;
-  p.nonlinear_abs_tol = 1e-13;
   return p;
 }
 

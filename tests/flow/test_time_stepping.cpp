@@ -11,6 +11,7 @@
 #include <cmath>
 #include <memory>
 
+#include "dfg_2d3_problem.hpp"
 #include "flow/time_stepping.hpp"
 #include "mesh_files.hpp"
 #include "stokes_solution.hpp"
@@ -205,15 +206,8 @@ namespace {
 // (measured) 7.7 (362 in 47 steps); with A_p alone they are 26.5 (1591 in 60).
 TEST(TransientSchurComplement, PcdCarriesThePspgBlock) {
   const Communicator comm;
-  NavierStokesParams p;
-  p.mesh_file = mesh_path("dfg_channel.msh");
-  p.charts = {"cylinder circle 0.2 0.2 0.05"};
-  p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 1.5 0 0.41 sin 8",
-                  "outflow donothing"};
-  p.level = 2;
-  p.nu = 1e-3;
+  NavierStokesParams p = dfg_2d3_problem(2);
   p.nonlinear_rel_tol = 1e-4;
-  p.nonlinear_abs_tol = 1e-13;
   p.linear.rel_tol = 0.1;
   p.linear.max_iter = 300;
   p.coarse_threshold = 2000;
