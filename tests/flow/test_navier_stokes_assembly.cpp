@@ -67,15 +67,19 @@ TEST(NavierStokesAssembly, UpdateAfterAChangedVelocityEqualsAFreshSetupBitwise) 
 
   NavierStokesAssembly updated(problem, params, comm);
   updated.assemble(state(problem, updated, 0.3), params.nu, 0.0);
+  updated.assemble_coarse_levels();
   updated.assemble_newton(state(problem, updated, 0.3), params.nu);
   GlobalMultigrid updated_mg(updated.velocity(), mg);
   const FlowVector v = state(problem, updated, 1.0);
+  updated.assemble(v, params.nu, 0.5);  // a residual-only step: the finest level alone
   updated.assemble(v, params.nu, 2.0);
+  updated.assemble_coarse_levels();
   updated.assemble_newton(v, params.nu);
   updated_mg.update();
 
   NavierStokesAssembly fresh(problem, params, comm);
   fresh.assemble(v, params.nu, 2.0);
+  fresh.assemble_coarse_levels();
   fresh.assemble_newton(v, params.nu);
   GlobalMultigrid fresh_mg(fresh.velocity(), mg);
 

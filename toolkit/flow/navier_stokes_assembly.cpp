@@ -52,7 +52,8 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   blocks_.D2.fill(0.0);
   blocks_.C.fill(0.0);
   Fp_.fill(0.0);
-  assemble_velocity_levels(nu, inverse_dtau + time.mass_coefficient);
+  mass_shift_ = inverse_dtau + time.mass_coefficient;
+  assemble_velocity_levels(problem_->level, problem_->level);
   assemble_time_load(nu);
   if (body_force_) {  // the load depends on w through its SUPG/PSPG terms
     const SharedNodes& shared = *velocity_.level(problem_->level).shared;
@@ -63,9 +64,14 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   }
 }
 
-void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dtau) {
+void NavierStokesAssembly::assemble_coarse_levels() {
+  if (problem_->level > 0) assemble_velocity_levels(0, problem_->level - 1);
+}
+
+void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
   const int L = problem_->level;
   const NavierStokesParams& p = *params_;
+  const double nu = nu_, inverse_dtau = mass_shift_;
   // One element pass per level: A everywhere, the other blocks on the finest level.
   const MacroAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                        int m) {
@@ -93,7 +99,7 @@ void NavierStokesAssembly::assemble_velocity_levels(double nu, double inverse_dt
                                         int m) {
     add_convection_operator(g, velocity_at(g, m), nu, stab_, C, m, time_coefficient_);
   };
-  velocity_.assemble(operators, convection_ ? convection : MacroAssembler{});
+  velocity_.assemble_levels(first, last, operators, convection_ ? convection : MacroAssembler{});
 }
 
 void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {

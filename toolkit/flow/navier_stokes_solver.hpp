@@ -152,6 +152,7 @@ class NavierStokesSolver {
   double eta_ = 0;                   ///< the forcing term of the last Newton step
   double pressure_weight_ = 0;       ///< c of the PCD pressure operator A_p + c C last assembled
   bool multigrids_current_ = false;  ///< the multigrids hold the last assemble()'s operators
+  bool refresh_multigrids_ = false;  ///< the last correction missed its linear tolerance
   MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
 };
 

@@ -1,6 +1,7 @@
 #include "solvers/level_hierarchy.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "accel/cpu/band_kernels.hpp"
 #include "mesh/macro_nodes.hpp"
@@ -41,14 +42,20 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
   this->assemble(assemble, rediscretised);
 }
 
-void LevelHierarchy::assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised) {
+void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& assemble,
+                                     const MacroAssembler& rediscretised) {
   if (static_cast<bool>(rediscretised) != rediscretised_part_)
     throw std::invalid_argument(
         rediscretised_part_
             ? "LevelHierarchy::assemble: the hierarchy has a rediscretised part; none was given"
             : "LevelHierarchy::assemble: a rediscretised part was given to a hierarchy without "
               "one");
-  for (GlobalLevel& level : levels_) {
+  if (first < 0 || last > finest() || first > last)
+    throw std::invalid_argument("LevelHierarchy::assemble_levels: levels " + std::to_string(first) +
+                                ".." + std::to_string(last) + " are not within 0.." +
+                                std::to_string(finest()));
+  for (int l = first; l <= last; ++l) {
+    GlobalLevel& level = levels_[l];
     level.matrix.fill(0.0);
     if (rediscretised_part_) level.local_rediscretised.fill(0.0);
     for (int m = 0; m < level.matrix.macros; ++m) {

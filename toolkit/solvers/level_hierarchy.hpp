@@ -57,7 +57,13 @@ class LevelHierarchy {
   /// with `assemble`, and the local matrices made from them. `rediscretised` (given exactly when
   /// the hierarchy has the rediscretised part) assembles that part, which must be contained in
   /// what `assemble` adds. Bitwise the same as a hierarchy constructed with these assemblers.
-  void assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised = {});
+  void assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised = {}) {
+    assemble_levels(0, finest(), assemble, rediscretised);
+  }
+  /// assemble() restricted to the levels first..last; the others keep their numbers (a residual
+  /// needs only the finest level, a multigrid update all of them).
+  void assemble_levels(int first, int last, const MacroAssembler& assemble,
+                       const MacroAssembler& rediscretised = {});
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
