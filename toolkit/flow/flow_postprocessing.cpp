@@ -1,5 +1,6 @@
 #include "flow/flow_postprocessing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -38,9 +39,17 @@ std::vector<double> evaluate_at_points(const DistributedMesh& dm, int level,
   std::vector<double> found(points.size(), none);
   for (int m = 0; m < dm.num_local(); ++m) {
     const MacroGeometry g = refine_macro(dm.mesh, dm.charts, dm.macros[m], level);
+    // Every element lies in the box of the macro's nodes, and locate_point's slack (1e-12 of an
+    // element's extent) in 1e-12 of the macro's: a point outside that is in none of its elements.
+    const auto [x_lo, x_hi] = std::minmax_element(g.x.begin(), g.x.end());
+    const auto [y_lo, y_hi] = std::minmax_element(g.y.begin(), g.y.end());
+    const double slack = 1e-12 * std::max(*x_hi - *x_lo, *y_hi - *y_lo);
     for (std::size_t k = 0; k < points.size(); ++k) {
       if (!std::isnan(found[k])) continue;
-      if (const auto loc = locate_point(g, points[k]))
+      const Point2 p = points[k];
+      if (p.x < *x_lo - slack || p.x > *x_hi + slack || p.y < *y_lo - slack || p.y > *y_hi + slack)
+        continue;
+      if (const auto loc = locate_point(g, p))
         found[k] = evaluate_q1_field(g, field.data() + m * nn, *loc);
     }
   }
