@@ -10,6 +10,8 @@
 #   LEVELS="6 7 8" PAIRS=2 NP=2 by default. REV is built once in build-rev-REV/ (a worktree).
 #   CONFIG=apps/configs/dfg_2d1.ini MESH=meshes/dfg_channel.msh times another flow (default: the
 #   cavity); the totals and the answers (kinetic energy, drag) of both builds are printed.
+#   ARGS_OLD / ARGS_NEW: extra keys for one build only, e.g. ARGS_OLD=--solver.local.precision=double
+#   to time REV with the settings it shipped with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:?usage: bench/flow_step_timing.sh REV [build-dir]}
@@ -29,10 +31,12 @@ mkdir -p "$OUT"
 for L in $LEVELS; do
   for k in $(seq "$PAIRS"); do
     for who in old new; do
-      bin=$OLD; [ "$who" = new ] && bin=$NEW
+      bin=$OLD; args=${ARGS_OLD:-}
+      [ "$who" = new ] && { bin=$NEW; args=${ARGS_NEW:-}; }
       # The mesh on the command line: revisions before the config's folder was the base of its
       # paths read the config's mesh.file relative to the working directory.
-      mpirun -np "$NP" "$bin" --config "$CONFIG" --mesh.level="$L" --mesh.file="$MESH" \
+      # shellcheck disable=SC2086 # args: a list of keys, split on purpose
+      mpirun -np "$NP" "$bin" --config "$CONFIG" --mesh.level="$L" --mesh.file="$MESH" $args \
         --results "$OUT/${who}_L${L}_$k.json" > "$OUT/${who}_L${L}_$k.log" 2>&1
     done
   done

@@ -379,7 +379,7 @@ TEST(NavierStokesParameters, ZeroVelocityTauOnSquares) {
 
 // One general quadrilateral (a level-0 macro) with a non-constant w: C = tau_K L_K, with |w|_K
 // the mean of the vertex velocities and h_K the extent of K along w/|w|; for w = 0,
-// h_K = sqrt(|K|).
+// h_K = sqrt(|K|); in a time step with the time scale, (2 / dt)^2 joins the sum.
 TEST(NavierStokesParameters, SingleDistortedElement) {
   MacroGeometry g;
   g.level = 0;
@@ -418,19 +418,25 @@ TEST(NavierStokesParameters, SingleDistortedElement) {
   const double tau_isotropic =
       stab.pspg_scale / std::hypot(2.0 * speed / h_rest, 4.0 * nu / (h_rest * h_rest));
 
-  for (int moving = 0; moving < 3; ++moving) {
+  // A time step with StabilisationTimeScale::step adds its (2 / dt)^2 (Tezduyar & Osawa 2000).
+  const double inverse_dt = 40.0;
+  const double tau_step = stab.pspg_scale / std::sqrt(std::pow(2.0 * inverse_dt, 2) +
+                                                      std::pow(2.0 * speed / h_flow, 2) +
+                                                      std::pow(4.0 * nu / (h_flow * h_flow), 2));
+
+  for (int moving = 0; moving < 4; ++moving) {
     Blocks b(1, 2);
     const MacroVelocity w =
         moving ? MacroVelocity{w1.data(), w2.data()} : MacroVelocity{zero.data(), zero.data()};
-    StabilisationParams s = stab;
-    if (moving == 2) s.element_size = ElementSize::isotropic;
+    Stabilisation s = stab;
+    if (moving == 2) s.params.element_size = ElementSize::isotropic;
+    if (moving == 3) s.inverse_time_step = inverse_dt;
     add_navier_stokes_blocks(g, w, nu, true, s, b.view(), 0);
-    const double tau = moving == 0 ? tau_rest : moving == 1 ? tau_flow : tau_isotropic;
+    const double tau = std::array{tau_rest, tau_flow, tau_isotropic, tau_step}[moving];
     for_each_entry(2, [&](int, int, int k, std::size_t r, std::size_t) {
       EXPECT_NEAR(b.C.at(k, 0, r), tau * L.at(k, 0, r), 1e-14 * tau * max_abs(L))
-          << (moving == 0   ? "w = 0"
-              : moving == 1 ? "w != 0, streamline"
-                            : "w != 0, isotropic");
+          << std::array{"w = 0", "w != 0, streamline", "w != 0, isotropic",
+                        "w != 0, streamline, time step"}[moving];
     });
   }
 }

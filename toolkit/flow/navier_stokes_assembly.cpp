@@ -104,7 +104,7 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
 
 void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {
   time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
-  const bool time_scale = stab_.time_scale == StabilisationTimeScale::step && time.history;
+  const bool time_scale = stab_.params.time_scale == StabilisationTimeScale::step && time.history;
   stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
   if (!time.history) return;
   if (time_load_.block_size() == 0) {  // the first time step: its storage

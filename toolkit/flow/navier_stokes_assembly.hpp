@@ -73,7 +73,7 @@ class NavierStokesAssembly {
 
   const FlowProblem* problem_;
   const NavierStokesParams* params_;
-  StabilisationParams stab_;  ///< params' with the time step's inverse_time_step
+  Stabilisation stab_;  ///< params' keys, with the time step's scale
   bool convection_;
   bool body_force_;
   LevelHierarchy velocity_;

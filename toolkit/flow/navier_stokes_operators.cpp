@@ -64,7 +64,7 @@ struct ElementStabilisation {
 /// of K along w/|w|, i.e. max - min of the corners' projections onto the streamline direction
 /// (Mizukami 1985; sqrt(|K|) where w = 0).
 ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool convection,
-                                           const StabilisationParams& stab) {
+                                           const Stabilisation& stab) {
   double wc1 = 0.0, wc2 = 0.0;
   if (convection) {
     wc1 = 0.25 * (d.w1[0] + d.w1[1] + d.w1[2] + d.w1[3]);
@@ -72,7 +72,7 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
   }
   const double speed = std::hypot(wc1, wc2);
   double h = 0.0;
-  if (speed > 0.0 && stab.element_size == ElementSize::streamline) {
+  if (speed > 0.0 && stab.params.element_size == ElementSize::streamline) {
     const double s1 = wc1 / speed, s2 = wc2 / speed;
     double lo = d.x[0] * s1 + d.y[0] * s2, hi = lo;
     for (int a = 1; a < 4; ++a) {
@@ -94,10 +94,10 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
       1.0 / std::sqrt(transient * transient + advective * advective + diffusive * diffusive);
   // d scale / d w_j = -scale^3 (2 |w| / h) (2 / h) w_j / |w| = -4 scale^3 w_j / h^2.
   const double dscale = -4.0 * scale * scale * scale / (h * h);
-  const double supg = convection ? stab.supg_scale : 0.0;
-  return {stab.pspg_scale * scale,
+  const double supg = convection ? stab.params.supg_scale : 0.0;
+  return {stab.params.pspg_scale * scale,
           supg * scale,
-          {stab.pspg_scale * dscale * wc1, stab.pspg_scale * dscale * wc2},
+          {stab.params.pspg_scale * dscale * wc1, stab.params.pspg_scale * dscale * wc2},
           {supg * dscale * wc1, supg * dscale * wc2}};
 }
 
@@ -152,7 +152,7 @@ std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, 
 /// det J grad phi is bilinear), and every block exactly on parallelograms.
 template <bool kPressure>
 void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
-                     const StabilisationParams& stab, const NavierStokesBlocks& blocks, int m,
+                     const Stabilisation& stab, const NavierStokesBlocks& blocks, int m,
                      double time_coefficient, bool diffusion = true) {
   const double nu_a = diffusion ? nu : 0.0;  // the viscosity in A (delta_K keeps nu)
   const int n = g.n;
@@ -209,27 +209,27 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
 }  // namespace
 
 void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                              bool convection, const StabilisationParams& stab,
+                              bool convection, const Stabilisation& stab,
                               const NavierStokesBlocks& blocks, int m, double time_coefficient) {
   assemble_blocks<true>(g, w, nu, convection, stab, blocks, m, time_coefficient);
 }
 
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                           bool convection, const StabilisationParams& stab,
+                           bool convection, const Stabilisation& stab,
                            accel::BandedMatrix<double>& A, int m, double time_coefficient) {
   const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
   assemble_blocks<false>(g, w, nu, convection, stab, blocks, m, time_coefficient);
 }
 
 void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                             const StabilisationParams& stab, accel::BandedMatrix<double>& C, int m,
+                             const Stabilisation& stab, accel::BandedMatrix<double>& C, int m,
                              double time_coefficient) {
   const NavierStokesBlocks blocks{&C, nullptr, nullptr, nullptr, nullptr, nullptr};
   assemble_blocks<false>(g, w, nu, true, stab, blocks, m, time_coefficient, false);
 }
 
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       bool convection, const StabilisationParams& stab,
+                                       bool convection, const Stabilisation& stab,
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m,
                                        double time_coefficient) {
@@ -264,7 +264,7 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
 }
 
 void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
-                          double nu, bool convection, const StabilisationParams& stab, double* y1,
+                          double nu, bool convection, const Stabilisation& stab, double* y1,
                           double* y2, double* yp) {
   const int n = g.n;
   const auto rule = gauss2x2();
@@ -297,7 +297,7 @@ void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const 
 }
 
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
-                       const StabilisationParams& stab, const ScalarFunction& f1,
+                       const Stabilisation& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
                        const MacroGradient* viscous, const MacroVelocity* time_derivative) {
   const int n = g.n;
@@ -381,7 +381,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
 }
 
 void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                 bool convection, const StabilisationParams& stab,
+                                 bool convection, const Stabilisation& stab,
                                  const ScalarFunction& f1, const ScalarFunction& f2, double* rhs1,
                                  double* rhs2, double* rhs_p) {
   const int n = g.n;
@@ -414,8 +414,8 @@ void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w,
 }
 
 void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       bool convection, const StabilisationParams& stab,
-                                       double weight, accel::BandedMatrix<double>& A, int m) {
+                                       bool convection, const Stabilisation& stab, double weight,
+                                       accel::BandedMatrix<double>& A, int m) {
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
@@ -437,8 +437,8 @@ void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVeloci
 }
 
 void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                              bool convection, const StabilisationParams& stab,
-                              const MacroVelocity& z, double* y1, double* y2, double* yp) {
+                              bool convection, const Stabilisation& stab, const MacroVelocity& z,
+                              double* y1, double* y2, double* yp) {
   const int n = g.n;
   const auto rule = gauss2x2();  // as the blocks: S (c v) - S z is then exactly S (c v - z)
   ElementData d;

@@ -79,10 +79,17 @@ struct StabilisationParams {
   ElementSize element_size = ElementSize::isotropic;
   ViscousResidual viscous_residual = ViscousResidual::dropped;
   StabilisationTimeScale time_scale = StabilisationTimeScale::none;
-  /// 1 / dt of the time step being solved (flow/time_step_terms.hpp); 0: stationary. Not a key:
-  /// the assembly sets it per solve. tau_K and delta_K then carry the transient time scale
-  /// (header).
-  double inverse_time_step = 0.0;
+};
+
+/// The stabilisation of one solve: the keys, and the time scale 1 / dt that tau_K and delta_K
+/// carry in a time step with StabilisationTimeScale::step (header; flow/time_step_terms.hpp).
+struct Stabilisation {
+  StabilisationParams params;
+  double inverse_time_step = 0.0;  ///< 0: a stationary solve, or time_scale = none
+  Stabilisation() = default;
+  /// Implicit on purpose: the keys alone are a stationary solve's stabilisation.
+  Stabilisation(const StabilisationParams& keys, double inverse_dt = 0.0)  // NOLINT
+      : params(keys), inverse_time_step(inverse_dt) {}
 };
 
 /// Nodal values of one macro (n*n each, grid order): the linearisation velocity w.
@@ -115,19 +122,19 @@ struct NavierStokesBlocks {
 /// c delta_K (u, (w.grad) v)_K to A and c tau_K (u, grad q)_K to D; the Galerkin mass is not
 /// part of these blocks (it is lumped, add_lumped_mass).
 void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                              bool convection, const StabilisationParams& stab,
+                              bool convection, const Stabilisation& stab,
                               const NavierStokesBlocks& blocks, int m,
                               double time_coefficient = 0.0);
 
 /// Only A (= nu L + N(w) + SUPG) of macro m, for the coarse levels of the velocity multigrid.
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                           bool convection, const StabilisationParams& stab,
+                           bool convection, const Stabilisation& stab,
                            accel::BandedMatrix<double>& A, int m, double time_coefficient = 0.0);
 
 /// Only the convection and SUPG part N(w) + SUPG of A (delta_K still depends on nu): the part
 /// the local multigrid rediscretises on its coarse levels (solvers/local_levels.hpp).
 void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                             const StabilisationParams& stab, accel::BandedMatrix<double>& C, int m,
+                             const Stabilisation& stab, accel::BandedMatrix<double>& C, int m,
                              double time_coefficient = 0.0);
 
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
@@ -140,7 +147,7 @@ void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, dou
 /// natural condition and 59 with the Robin term, n_p = 561). boundary_edge[k]: local edge k of the
 /// macro lies on the domain boundary (edge order of mesh/macro_nodes.hpp).
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       bool convection, const StabilisationParams& stab,
+                                       bool convection, const Stabilisation& stab,
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m,
                                        double time_coefficient = 0.0);
@@ -170,7 +177,7 @@ struct NewtonBlocks {
   accel::BandedMatrix<double>* E2;
 };
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
-                       const StabilisationParams& stab, const ScalarFunction& f1,
+                       const Stabilisation& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
                        const MacroGradient* viscous = nullptr,
                        const MacroVelocity* time_derivative = nullptr);
@@ -181,8 +188,8 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
 /// identity [A_p + C M_p^{-1} F_p] F_p^{-1} M_p = A_p F_p^{-1} M_p + C turns into PCD with
 /// A_p + c C in place of A_p (flow/pressure_schur.hpp).
 void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                       bool convection, const StabilisationParams& stab,
-                                       double weight, accel::BandedMatrix<double>& A, int m);
+                                       bool convection, const Stabilisation& stab, double weight,
+                                       accel::BandedMatrix<double>& A, int m);
 
 /// y += S z on macro m (type-0, n*n values each): the known part z of a time step's discrete
 /// derivative c u - z (flow/time_step_terms.hpp) in the SUPG (y1, y2) and PSPG (yp) residuals,
@@ -190,21 +197,21 @@ void add_stabilised_pressure_laplacian(const MacroGeometry& g, const MacroVeloci
 /// nodal z, at 2x2 Gauss with the blocks' tau_K, delta_K: with the time_coefficient terms of
 /// the blocks, the residuals then carry S (c u - z) exactly.
 void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                              bool convection, const StabilisationParams& stab,
-                              const MacroVelocity& z, double* y1, double* y2, double* yp);
+                              bool convection, const Stabilisation& stab, const MacroVelocity& z,
+                              double* y1, double* y2, double* yp);
 
 /// y += S(u) of the header on macro m (type-0, n*n values each): the viscous part of the SUPG
 /// (y1, y2) and PSPG (yp) element residuals, -nu div G_h with G = G_h(u) the recovered gradient
 /// of the velocity u, and tau_K, delta_K, w those of the blocks linearised at w (2x2 Gauss, as
 /// the blocks). Linear in u: the blocks plus S form the consistent operator K(w).
 void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
-                          double nu, bool convection, const StabilisationParams& stab, double* y1,
+                          double nu, bool convection, const Stabilisation& stab, double* y1,
                           double* y2, double* yp);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.
 void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w, double nu,
-                                 bool convection, const StabilisationParams& stab,
+                                 bool convection, const Stabilisation& stab,
                                  const ScalarFunction& f1, const ScalarFunction& f2, double* rhs1,
                                  double* rhs2, double* rhs_p);
 

@@ -134,7 +134,7 @@ ViscousResidualTerm::ViscousResidualTerm(const LevelHierarchy& velocity,
       gradient_(lumped_mass.size()) {}
 
 void ViscousResidualTerm::linearise(const double* w1, const double* w2, double nu, bool convection,
-                                    const StabilisationParams& stab) {
+                                    const Stabilisation& stab) {
   w1_ = w1;
   w2_ = w2;
   nu_ = nu;

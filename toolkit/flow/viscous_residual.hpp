@@ -75,7 +75,7 @@ class ViscousResidualTerm {
   /// The linearisation of add(): w (finest level, type-1, kept by pointer until the next call),
   /// nu, and with `convection` false w and the SUPG part ignored.
   void linearise(const double* w1, const double* w2, double nu, bool convection,
-                 const StabilisationParams& stab);
+                 const Stabilisation& stab);
   /// y1, y2, yp (type-0, this rank's macros) += S(u), u type-1. Collective (the recovery).
   void add(const double* u1, const double* u2, double* y1, double* y2, double* yp) const;
 
@@ -88,7 +88,7 @@ class ViscousResidualTerm {
   const double* w2_ = nullptr;
   double nu_ = 0;
   bool convection_ = false;
-  StabilisationParams stab_;
+  Stabilisation stab_;
   mutable NodalGradient gradient_;  ///< G_h(u) of the last add()
 };
 
