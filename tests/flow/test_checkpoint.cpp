@@ -5,6 +5,8 @@
 // step count) fails; a checkpoint that does not belong to the run is refused, naming why.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,6 +15,7 @@
 #include "flow/checkpoint.hpp"
 #include "flow/transient_flow.hpp"
 #include "mesh_files.hpp"
+#include "parallel/rank_consistency.hpp"
 
 using namespace quilt;
 
@@ -140,6 +143,23 @@ TEST_F(Checkpoint, ACorruptedOrTruncatedFileIsRefused) {
     std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 3);
   expect_refused([&] { run(1.0, restart_from(file_), comm_); }, "checkpoint");
   expect_refused([&] { run(1.0, restart_from(file_ + ".missing"), comm_); }, "cannot open");
+}
+
+// A checkpoint of format 1 (before the stepper kept M d^n) is refused, though its checksum is
+// right: restarting from its steady residual would continue into another step.
+TEST_F(Checkpoint, AnOlderFormatIsRefused) {
+  write_half_way();
+  if (comm_.rank() == 0) {
+    std::ifstream in(file_, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::uint32_t version = 1;  // after the 8-byte magic
+    std::memcpy(bytes.data() + 8, &version, sizeof version);
+    const std::size_t body = bytes.size() - sizeof(std::uint64_t);
+    const std::uint64_t sum = Fingerprint().add_bytes(bytes.data(), body).value();
+    std::memcpy(bytes.data() + body, &sum, sizeof sum);
+    std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  expect_refused([&] { run(1.0, restart_from(file_), comm_); }, "format version 1");
 }
 
 }  // namespace

@@ -17,8 +17,11 @@ namespace quilt {
 namespace {
 
 constexpr char kMagic[8] = {'Q', 'U', 'I', 'L', 'T', 'C', 'K', 'P'};
-constexpr std::uint32_t kVersion = 1;
-constexpr int kVectorsPerRank = 4;  // the state, u^{n-1}, u^n, R(u^n, p^n)
+// 2: the stepper's fourth vector is M d^n, the scheme's discrete time derivative (faa799d).
+// Version 1 held the steady residual R(u^n, p^n) there, from which the consistent time stepping
+// would continue into a different step: it is refused.
+constexpr std::uint32_t kVersion = 2;
+constexpr int kVectorsPerRank = 4;  // the state, u^{n-1}, u^n, M d^n
 
 /// What a checkpoint was written for; a restart must match it field by field.
 struct Identity {
@@ -212,9 +215,10 @@ std::string read_file_checked(const std::string& path, const Identity& run,
   ByteReader r(path, bytes.data(), body);
   r.take(sizeof kMagic);
   if (const auto version = r.get<std::uint32_t>(); version != kVersion)
-    throw CheckpointError("checkpoint '" + path + "' has format version " +
-                          std::to_string(version) + ", this build reads " +
-                          std::to_string(kVersion));
+    throw CheckpointError(
+        "checkpoint '" + path + "' has format version " + std::to_string(version) +
+        ", this build reads " + std::to_string(kVersion) +
+        (version < kVersion ? " (written by an older Quilt: restart the run)" : ""));
   const std::size_t global_begin = r.position();
   const Identity id = get_identity(r);
   if (const std::string why = mismatch(id, run); !why.empty())

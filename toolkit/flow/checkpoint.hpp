@@ -1,7 +1,7 @@
 #pragma once
 // Checkpoint and restart of an instationary run (quilt-flow --checkpoint-every N, --restart
 // FILE). One file holds everything a time step depends on: the solver's state (u1, u2, p) and
-// the stepper's memory (u^{n-1}, u^n, R(u^n, p^n), flow/time_stepping.hpp) of every rank, the
+// the stepper's memory (u^{n-1}, u^n, M d^n, flow/time_stepping.hpp) of every rank, the
 // step count and the time series so far. A run restarted from it continues bitwise as the
 // uninterrupted run would have (same rank count, same build), since nothing else carries over
 // from one time step to the next: every step re-assembles from the state.
