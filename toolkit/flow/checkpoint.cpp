@@ -188,7 +188,7 @@ std::vector<int> offsets_of(const std::vector<int>& counts, std::size_t& total) 
   return offsets;
 }
 
-/// This rank's state, u^{n-1}, u^n and R(u^n, p^n), one after the other.
+/// This rank's state, u^{n-1}, u^n and M d^n, one after the other.
 std::vector<double> rank_payload(const TimeStepper& stepper, const NavierStokesSolver& solver) {
   const TimeStepperState m = stepper.memory();
   std::vector<double> payload;
