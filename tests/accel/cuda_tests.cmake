@@ -25,9 +25,11 @@ endif()
 
 # On the emulation nothing may skip (QUILT_REQUIRE_CUDA=1): the emulated device is always there,
 # and test_accel_cuda_emul_no_device hides it (QUILT_CUDA_EMULATION_DEVICES=0) to check the
-# error. The emulated-fault tests of the suite inject a driver mismatch and a missing kernel image.
+# error. test_cuda_emulation.cpp, on the emulation only, checks pinned-range registrations and
+# stream capture, and injects a driver mismatch and a missing kernel image.
 if(TARGET quilt_accel_emul)
-  add_executable(test_accel_cuda_emul ${CMAKE_CURRENT_LIST_DIR}/test_cuda_local_solver.cpp)
+  add_executable(test_accel_cuda_emul ${CMAKE_CURRENT_LIST_DIR}/test_cuda_local_solver.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/test_cuda_emulation.cpp)
   target_link_libraries(test_accel_cuda_emul PRIVATE quilt_accel_emul GTest::gtest_main)
   target_compile_definitions(test_accel_cuda_emul PRIVATE QUILT_CUDA_EMULATION_TEST=1)
   target_include_directories(test_accel_cuda_emul BEFORE PRIVATE
