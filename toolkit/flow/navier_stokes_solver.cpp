@@ -320,7 +320,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
   std::fill(c.begin(), c.end(), 0.0);
   const auto t_linear = Clock::now();
   const KrylovResult lin = solve_krylov(params_.linear_method, newton ? *jacobian_ : system_,
-                                        *stage.preconditioner, r_.values(), c, linear);
+                                        *stage.preconditioner, r_.values(), c, linear, krylov_);
   timings_.linear += seconds(t_linear, Clock::now());
   add_multigrid_timings();
   const bool reduced = lin.relative_residual() < 1.0;

@@ -36,6 +36,7 @@
 #include "flow/newton_control.hpp"
 #include "flow/pressure_schur.hpp"
 #include "solvers/global_multigrid.hpp"
+#include "solvers/krylov.hpp"
 
 namespace quilt {
 
@@ -141,6 +142,7 @@ class NavierStokesSolver {
   NavierStokesSystem system_;
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
+  KrylovWorkspace krylov_;  ///< FGMRES's bases, kept between the corrections
   FlowTimings timings_;
   TimeStepTerms transient_;  ///< of the time step being solved (none: stationary)
   std::vector<NonlinearStep> steps_;

@@ -111,24 +111,28 @@ KrylovResult bicgstab(const LinearOperator& A, Preconditioner& M, const LevelVec
 }
 
 KrylovResult fgmres(const LinearOperator& A, Preconditioner& M, const LevelVector& b,
-                    LevelVector& x, const KrylovParams& params) {
+                    LevelVector& x, const KrylovParams& params, KrylovWorkspace& workspace) {
   KrylovResult result;
   ConvergenceMonitor monitor("FGMRES", params, result);
   const std::size_t n = A.size();
   const int m = std::max(1, params.restart);
   // The bases grow with the iterations: allocating all 2m + 1 vectors up front costs, for the
   // restart length 100 of the flow solves, 200 vectors allocated and zeroed per solve of ~20
-  // iterations (measured: 8% of a cavity run in page faults, memset and memmove).
-  std::vector<LevelVector> V, Z;
-  V.reserve(m + 1);
+  // iterations (measured: 8% of a cavity run in page faults, memset and memmove). Every vector
+  // is written before it is read, so what a workspace holds from an earlier solve is harmless.
+  std::vector<LevelVector>& V = workspace.V;
+  std::vector<LevelVector>& Z = workspace.Z;
+  V.reserve(m + 1);  // no reallocation while references into the bases are held
   Z.reserve(m);
   const auto vector_of = [n](std::vector<LevelVector>& basis, int k) -> LevelVector& {
     while (static_cast<int>(basis.size()) <= k) basis.emplace_back(n);
+    basis[k].resize(n);  // a workspace last used for another operator
     return basis[k];
   };
   std::vector<std::vector<double>> H(m + 1, std::vector<double>(m, 0.0));
   std::vector<double> cs(m), sn(m), g(m + 1);
-  LevelVector r(n);
+  LevelVector& r = workspace.r;
+  r.resize(n);
   residual(A, b, x, r);
   double beta = std::sqrt(A.dot(r, r));
   if (monitor.check(0, beta)) return result;
@@ -228,15 +232,22 @@ void ConvergenceMonitor::finish() {
 }
 
 KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
-                          const LevelVector& b, LevelVector& x, const KrylovParams& params) {
+                          const LevelVector& b, LevelVector& x, const KrylovParams& params,
+                          KrylovWorkspace& workspace) {
   switch (method) {
     case KrylovMethod::cg:
       return cg(A, M, b, x, params);
     case KrylovMethod::bicgstab:
       return bicgstab(A, M, b, x, params);
     default:
-      return fgmres(A, M, b, x, params);
+      return fgmres(A, M, b, x, params, workspace);
   }
+}
+
+KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
+                          const LevelVector& b, LevelVector& x, const KrylovParams& params) {
+  KrylovWorkspace workspace;
+  return solve_krylov(method, A, M, b, x, params, workspace);
 }
 
 KrylovMethod parse_krylov_method(const std::string& name) {
