@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "dfg_2d3_problem.hpp"
+#include "dfg_problems.hpp"
 #include "flow/checkpoint.hpp"
 #include "flow/transient_flow.hpp"
 #include "mesh_files.hpp"

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "dfg_problems.hpp"
 #include "fem/scalar_assembly.hpp"
 #include "flow/flow_postprocessing.hpp"
 #include "flow/navier_stokes_solver.hpp"
@@ -35,13 +36,7 @@ NavierStokesParams cavity(int level, double re) {
 
 // DFG 2D-1 (Re = 20) with the solver settings of apps/configs/dfg_2d1.ini.
 NavierStokesParams dfg_2d1(int level) {
-  NavierStokesParams p;
-  p.mesh_file = mesh_path("dfg_channel.msh");
-  p.charts = {"cylinder circle 0.2 0.2 0.05"};
-  p.conditions = {"wall noslip", "cylinder noslip", "inflow parabolic 0.3 0 0.41",
-                  "outflow donothing"};
-  p.level = level;
-  p.nu = 1e-3;
+  NavierStokesParams p = dfg_channel(level, "inflow parabolic 0.3 0 0.41");
   p.linear_method = KrylovMethod::fgmres;
   p.linear.rel_tol = 0.1;
   p.linear.max_iter = 200;

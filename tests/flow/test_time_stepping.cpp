@@ -11,7 +11,7 @@
 #include <cmath>
 #include <memory>
 
-#include "dfg_2d3_problem.hpp"
+#include "dfg_problems.hpp"
 #include "flow/time_stepping.hpp"
 #include "mesh_files.hpp"
 #include "stokes_solution.hpp"

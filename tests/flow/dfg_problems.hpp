@@ -1,0 +1,26 @@
+#pragma once
+// The DFG flow around a cylinder (meshes/dfg_channel.msh, the cylinder chart, no-slip walls,
+// do-nothing outflow, nu = 1e-3) for the flow tests, which set their own solver tolerances.
+
+#include <string>
+
+#include "flow/navier_stokes_params.hpp"
+#include "mesh_files.hpp"
+
+/// The channel at `level` with the inflow condition `inflow` (e.g. "inflow parabolic 0.3 0 0.41").
+inline quilt::NavierStokesParams dfg_channel(int level, const std::string& inflow) {
+  quilt::NavierStokesParams p;
+  p.mesh_file = mesh_path("dfg_channel.msh");
+  p.charts = {"cylinder circle 0.2 0.2 0.05"};
+  p.conditions = {"wall noslip", "cylinder noslip", inflow, "outflow donothing"};
+  p.level = level;
+  p.nu = 1e-3;
+  return p;
+}
+
+/// DFG 2D-3 of apps/configs/dfg_2d3.ini: inflow 1.5 sin(pi t / 8).
+inline quilt::NavierStokesParams dfg_2d3_problem(int level) {
+  quilt::NavierStokesParams p = dfg_channel(level, "inflow parabolic 1.5 0 0.41 sin 8");
+  p.nonlinear_abs_tol = 1e-13;
+  return p;
+}
