@@ -37,8 +37,11 @@ def case_of(run):
 
 def describe(run):
     config = run.get("config", {})
-    return (f"L = {run['level']}, dt = {config.get('time.step', '?')}, "
-            f"{config.get('time.scheme', '?')}, time_scale = "
+    tolerance = float(config.get("time.tolerance", 0))
+    steps = (f"adaptive, tolerance {tolerance:g} from dt = {config.get('time.step', '?')}: "
+             f"{run.get('time_steps', '?')} steps, {run.get('rejected_time_steps', 0)} rejected"
+             if tolerance > 0 else f"dt = {config.get('time.step', '?')}")
+    return (f"L = {run['level']}, {steps}, {config.get('time.scheme', '?')}, time_scale = "
             f"{config.get('stabilisation.time_scale', 'none')}")
 
 

@@ -267,8 +267,12 @@ void declare_time_keys(Config& config) {
     ("time.scheme", po::value<std::string>()->default_value("steady"),
      "steady (the stationary problem) | euler | bdf2 | cn (Crank-Nicolson) | fs-theta "
      "(fractional-step theta): time steps from rest, t = 0 .. time.end")
-    ("time.step", number_key(defaults.step), "time step dt")
-    ("time.end", number_key(defaults.end), "end time");
+    ("time.step", number_key(defaults.step),
+     "time step dt (with time.tolerance: the first steps', then adapted)")
+    ("time.end", number_key(defaults.end), "end time")
+    ("time.tolerance", number_key(defaults.tolerance),
+     "adaptive steps (euler, bdf2, cn): the estimated local error of each step in the velocity, "
+     "relative to the velocity (L2), at most this; 0: fixed steps of time.step");
   const TransientOutput output;
   config.keys()
     ("vtu-every", po::value<int>()->default_value(output.vtu_every),
@@ -312,6 +316,11 @@ std::optional<TimeSteppingParams> read_time(const Config& config) {
   t.step = config.get("time.step", Range<double>::above(0));
   t.end = config.get("time.end", Range<double>::above(0));
   if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
+  t.tolerance = config.get("time.tolerance", Range<double>::at_least(0));
+  if (t.tolerance > 0 && t.scheme == TimeScheme::fractional_step_theta)
+    config.fail("time.tolerance",
+                "adaptive steps need time.scheme = euler, bdf2 or cn (the fractional-step theta "
+                "scheme has no error estimate here)");
   return t;
 }
 

@@ -25,6 +25,7 @@ TimeSeries periodic_series(double period, double dt, double end) {
     s.nonlinear_steps.push_back(1);
     s.linear_iterations.push_back(1);
     s.seconds.push_back(0);
+    s.rejected.push_back(0);
   }
   return s;
 }

@@ -20,14 +20,16 @@ constexpr char kMagic[8] = {'Q', 'U', 'I', 'L', 'T', 'C', 'K', 'P'};
 // 2: the stepper's fourth vector is M d^n, the scheme's discrete time derivative (faa799d).
 // Version 1 held the steady residual R(u^n, p^n) there, from which the consistent time stepping
 // would continue into a different step: it is refused.
-constexpr std::uint32_t kVersion = 2;
-constexpr int kVectorsPerRank = 4;  // the state, u^{n-1}, u^n, M d^n
+// 3: adaptive steps: the time, the next and the last step length, M d^{n-1}, and the rejected
+// tries per step in the series.
+constexpr std::uint32_t kVersion = 3;
+constexpr int kVectorsPerRank = 5;  // the state, u^{n-1}, u^n, M d^n, M d^{n-1}
 
 /// What a checkpoint was written for; a restart must match it field by field.
 struct Identity {
   std::int32_t ranks = 0, level = 0, scheme = 0;
   std::uint64_t dofs = 0, mesh = 0, partition = 0;
-  double dt = 0;
+  double dt = 0, tolerance = 0;
 };
 
 Identity identity_of(const TimeStepper& stepper, const NavierStokesSolver& solver,
@@ -40,7 +42,8 @@ Identity identity_of(const TimeStepper& stepper, const NavierStokesSolver& solve
               comm.sum(static_cast<long long>(3 * problem.block_size()))),
           .mesh = mesh_fingerprint(problem.mesh.mesh, problem.mesh.charts),
           .partition = Fingerprint().add(problem.mesh.owner).value(),
-          .dt = stepper.params().step};
+          .dt = stepper.params().step,
+          .tolerance = stepper.params().tolerance};
 }
 
 /// The differences of `file` from `run`, "" when none.
@@ -57,6 +60,7 @@ std::string mismatch(const Identity& file, const Identity& run) {
   differs("partition (fingerprint)", file.partition, run.partition);
   differs("time.scheme (index)", file.scheme, run.scheme);
   differs("time.step", file.dt, run.dt);
+  differs("time.tolerance", file.tolerance, run.tolerance);
   return why.str();
 }
 
@@ -123,6 +127,7 @@ void put_identity(ByteWriter& w, const Identity& id) {
   w.put(id.mesh);
   w.put(id.partition);
   w.put(id.dt);
+  w.put(id.tolerance);
 }
 
 Identity get_identity(ByteReader& r) {
@@ -134,7 +139,29 @@ Identity get_identity(ByteReader& r) {
   id.mesh = r.get<std::uint64_t>();
   id.partition = r.get<std::uint64_t>();
   id.dt = r.get<double>();
+  id.tolerance = r.get<double>();
   return id;
+}
+
+/// The stepper's memory but its vectors.
+void put_stepper_scalars(ByteWriter& w, const TimeStepperState& m) {
+  w.put(static_cast<std::int32_t>(m.steps));
+  w.put(m.time);
+  w.put(m.step);
+  w.put(m.previous_step);
+  w.put(static_cast<std::uint8_t>(m.has_residual));
+  w.put(static_cast<std::uint8_t>(m.has_previous_residual));
+}
+
+TimeStepperState get_stepper_scalars(ByteReader& r) {
+  TimeStepperState m;
+  m.steps = r.get<std::int32_t>();
+  m.time = r.get<double>();
+  m.step = r.get<double>();
+  m.previous_step = r.get<double>();
+  m.has_residual = r.get<std::uint8_t>() != 0;
+  m.has_previous_residual = r.get<std::uint8_t>() != 0;
+  return m;
 }
 
 void put_series(ByteWriter& w, const TimeSeries& s) {
@@ -145,6 +172,7 @@ void put_series(ByteWriter& w, const TimeSeries& s) {
   w.put(s.nonlinear_steps);
   w.put(s.linear_iterations);
   w.put(s.seconds);
+  w.put(s.rejected);
 }
 
 TimeSeries get_series(ByteReader& r) {
@@ -156,6 +184,7 @@ TimeSeries get_series(ByteReader& r) {
   s.nonlinear_steps = r.get_vector<int>();
   s.linear_iterations = r.get_vector<int>();
   s.seconds = r.get_vector<double>();
+  s.rejected = r.get_vector<int>();
   return s;
 }
 
@@ -188,11 +217,12 @@ std::vector<int> offsets_of(const std::vector<int>& counts, std::size_t& total) 
   return offsets;
 }
 
-/// This rank's state, u^{n-1}, u^n and M d^n, one after the other.
+/// This rank's state, u^{n-1}, u^n, M d^n and M d^{n-1}, one after the other.
 std::vector<double> rank_payload(const TimeStepper& stepper, const NavierStokesSolver& solver) {
   const TimeStepperState m = stepper.memory();
   std::vector<double> payload;
-  for (const FlowVector* v : {&solver.state(), &m.previous, &m.current, &m.residual})
+  for (const FlowVector* v :
+       {&solver.state(), &m.previous, &m.current, &m.residual, &m.previous_residual})
     payload.insert(payload.end(), v->values().begin(), v->values().end());
   return payload;
 }
@@ -223,8 +253,7 @@ std::string read_file_checked(const std::string& path, const Identity& run,
   const Identity id = get_identity(r);
   if (const std::string why = mismatch(id, run); !why.empty())
     throw CheckpointError("checkpoint '" + path + "' was written for another run (" + why + ")");
-  r.get<std::int32_t>();  // steps
-  r.get<std::uint8_t>();  // has_residual
+  get_stepper_scalars(r);
   get_series(r);
   const std::size_t global_end = r.position();
   payloads = r.get_vector<double>();
@@ -279,9 +308,7 @@ void write_checkpoint(const std::string& path, const TimeStepper& stepper,
         w.bytes().append(kMagic, sizeof kMagic);
         w.put(kVersion);
         put_identity(w, id);
-        const TimeStepperState m = stepper.memory();
-        w.put(static_cast<std::int32_t>(m.steps));
-        w.put(static_cast<std::uint8_t>(m.has_residual));
+        put_stepper_scalars(w, stepper.memory());
         put_series(w, series);
         w.put(all);
         w.put(checksum(w.bytes().data(), w.bytes().size()));
@@ -319,15 +346,14 @@ void read_checkpoint(const std::string& path, TimeStepper& stepper, NavierStokes
 
   ByteReader r(path, global.data(), global.size());
   get_identity(r);
-  TimeStepperState m;
-  m.steps = r.get<std::int32_t>();
-  m.has_residual = r.get<std::uint8_t>() != 0;
+  TimeStepperState m = get_stepper_scalars(r);
   series = get_series(r);
   const double* at = local.data();
   solver.state() = flow_vector(at, block);
   m.previous = flow_vector(at + 3 * block, block);
   m.current = flow_vector(at + 6 * block, block);
   m.residual = flow_vector(at + 9 * block, block);
+  m.previous_residual = flow_vector(at + 12 * block, block);
   stepper.restore(std::move(m));
 }
 

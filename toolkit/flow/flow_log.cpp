@@ -21,17 +21,20 @@ void FlowLog::time_header() const {
 
 void FlowLog::time_step(const TimeStepRecord& s, const FlowQuantities& q) const {
   if (!writes_) return;
-  std::printf("%6d %10.5g %10.4g %6d %6d %14.8f %14.8f %8.3f\n", s.step, s.time, s.dt,
+  std::printf("%6d %10.5g %10.4g %6d %6d %14.8f %14.8f %8.3f", s.step, s.time, s.dt,
               s.nonlinear_steps, s.linear_iterations, q.forces ? q.forces->drag : 0.0,
               q.forces ? q.forces->lift : 0.0, s.seconds);
+  if (s.rejected > 0) std::printf("  (%d longer tries rejected)", s.rejected);
+  std::printf("\n");
 }
 
 void FlowLog::series_summary(const TimeSeries& s) {
   if (!writes_ || s.t.empty()) return;
-  long long nonlinear = 0, linear = 0;
+  long long nonlinear = 0, linear = 0, rejected = 0;
   for (std::size_t i = 0; i < s.t.size(); ++i) {
     nonlinear += s.nonlinear_steps[i];
     linear += s.linear_iterations[i];
+    rejected += s.rejected[i];
   }
   const double n = static_cast<double>(s.t.size());
   series_printed_ = true;
@@ -39,6 +42,7 @@ void FlowLog::series_summary(const TimeSeries& s) {
       "  %zu time steps to t = %g: %lld nonlinear steps, %lld linear iterations (%.1f and "
       "%.1f per time step)\n",
       s.t.size(), s.t.back(), nonlinear, linear, nonlinear / n, linear / n);
+  if (rejected > 0) std::printf("  %lld tries rejected by the time error estimate\n", rejected);
 }
 
 void FlowLog::step(const NonlinearStep& s) const {

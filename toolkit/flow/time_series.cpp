@@ -60,6 +60,7 @@ void add_time_series(const TimeSeries& s, double reference_length, double refere
   j["nonlinear_steps"] = s.nonlinear_steps;
   j["linear_iterations"] = s.linear_iterations;
   j["seconds"] = s.seconds;
+  j["rejected"] = s.rejected;
   const double steps = static_cast<double>(std::max<std::size_t>(s.t.size(), 1));
   results["time_steps"] = s.t.size();
   results["nonlinear_steps_per_time_step"] =
@@ -68,6 +69,7 @@ void add_time_series(const TimeSeries& s, double reference_length, double refere
       std::accumulate(s.linear_iterations.begin(), s.linear_iterations.end(), 0.0) / steps;
   results["seconds_per_time_step"] =
       std::accumulate(s.seconds.begin(), s.seconds.end(), 0.0) / steps;
+  results["rejected_time_steps"] = std::accumulate(s.rejected.begin(), s.rejected.end(), 0);
   if (s.drag.empty()) return;
   results["drag_max"] = *std::max_element(s.drag.begin(), s.drag.end());
   results["lift_max"] = *std::max_element(s.lift.begin(), s.lift.end());

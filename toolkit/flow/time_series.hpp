@@ -17,6 +17,7 @@ struct TimeSeries {
   std::vector<double> t, drag, lift, pressure_difference;
   std::vector<int> nonlinear_steps, linear_iterations;
   std::vector<double> seconds;
+  std::vector<int> rejected;  ///< adaptive steps: the tries refused by the error estimate
 };
 
 /// A periodic flow measured over its last full periods: the lift's upward crossings of its mean
@@ -38,8 +39,8 @@ std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& series,
 
 /// The series and their maxima as the results document's "time_series", "drag_max",
 /// "lift_max" (absent quantities left out), "periodic" (with "strouhal") when
-/// periodic_statistics found periods, and "time_steps" with the means per time step of the
-/// nonlinear steps, linear iterations and seconds.
+/// periodic_statistics found periods, "time_steps" with the means per time step of the
+/// nonlinear steps, linear iterations and seconds, and "rejected_time_steps" (their sum).
 void add_time_series(const TimeSeries& series, double reference_length, double reference_velocity,
                      Json& results);
 

@@ -1,8 +1,11 @@
 #include "flow/time_stepping.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
+#include "flow/step_size_control.hpp"
 #include "solvers/solver_error.hpp"
 
 namespace quilt {
@@ -12,26 +15,35 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
     : solver_(&solver),
       params_(params),
       time_changed_(std::move(time_changed)),
+      step_(params.step),
       previous_(solver.state()),
       current_(solver.state()),
       residual_(solver.state().block_size()),
-      history_(solver.state().block_size()) {
+      previous_residual_(solver.state().block_size()),
+      history_(solver.state().block_size()),
+      scratch_(solver.state().block_size()) {
   if (!(params.step > 0) || !std::isfinite(params.step))
     throw SolverError("time.step must be a finite number > 0, got " + std::to_string(params.step));
   if (!(params.end > 0) || !std::isfinite(params.end))
     throw SolverError("time.end must be a finite number > 0, got " + std::to_string(params.end));
+  if (!(params.tolerance >= 0) || !std::isfinite(params.tolerance))
+    throw SolverError("time.tolerance must be a finite number >= 0, got " +
+                      std::to_string(params.tolerance));
+  if (adaptive()) (void)local_error_factor(params.scheme, 1.0);  // refuses fs-theta here
 }
 
 NavierStokesResult TimeStepper::solve(double c, double t) {
   if (time_changed_) time_changed_(t);
   solver_->set_time(t);
   NavierStokesResult result =
-      solver_->solve({.mass_coefficient = c, .history = &history_, .step = params_.step});
+      solver_->solve({.mass_coefficient = c, .history = &history_, .step = macro_step_});
   // M d' = c M u' - g - (the momentum residual M d' + S d' + K u' + B p' - f), i.e. R(u', p')
   // - S d' with S the SUPG part of the time derivative: the derivative at the new level that the
   // next theta step's history needs (flow/time_step_terms.hpp). On Dirichlet rows (where the
   // residual is the boundary force, not an equation) it is c M u' - g, the scheme's derivative
   // of the boundary data, which the SUPG/PSPG terms of the boundary elements read.
+  std::swap(previous_residual_, residual_);
+  has_previous_residual_ = has_residual_;
   const LevelVector& mass = solver_->assembly().lumped_mass();
   const auto& dirichlet = solver_->problem().boundary.dirichlet;
   const FlowVector& v = solver_->state();
@@ -39,9 +51,9 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   const std::span<const double> g[2] = {history_.u1(), history_.u2()};
   const LevelVector* residual[2] = {&result.momentum_residual1, &result.momentum_residual2};
   const std::span<double> r[2] = {residual_.u1(), residual_.u2()};
-  for (int k = 0; k < 2; ++k)
+  for (int q = 0; q < 2; ++q)
     for (std::size_t i = 0; i < mass.size(); ++i)
-      r[k][i] = c * mass[i] * u[k][i] - g[k][i] - (dirichlet[i] ? 0.0 : (*residual[k])[i]);
+      r[q][i] = c * mass[i] * u[q][i] - g[q][i] - (dirichlet[i] ? 0.0 : (*residual[q])[i]);
   has_residual_ = true;
   previous_ = current_;
   current_ = v;
@@ -64,68 +76,159 @@ NavierStokesResult TimeStepper::theta_step(double k, double a, double t) {
   return solve(c, t);
 }
 
-NavierStokesResult TimeStepper::bdf2_step(double t) {
-  if (steps_ == 0) return theta_step(params_.step, 1.0, t);
-  const double dt = params_.step;
+NavierStokesResult TimeStepper::bdf2_step(double k, double t) {
+  if (steps_ == 0) return theta_step(k, 1.0, t);
+  const double w = k / previous_step_;  // 1 with fixed steps: the coefficients 3/2, 2, 1/2
+  const double next = (1.0 + 2.0 * w) / (1.0 + w), now = 1.0 + w, before = w * w / (1.0 + w);
   const LevelVector& mass = solver_->assembly().lumped_mass();
   const std::span<const double> un[2] = {current_.u1(), current_.u2()};
   const std::span<const double> um[2] = {previous_.u1(), previous_.u2()};
   const std::span<double> g[2] = {history_.u1(), history_.u2()};
-  for (int q = 0; q < 2; ++q)  // g = M (4 u^n - u^{n-1}) / (2 dt)
+  for (int q = 0; q < 2; ++q)  // g = M ((1 + w) u^n - w^2 / (1 + w) u^{n-1}) / k
     for (std::size_t i = 0; i < mass.size(); ++i)
-      g[q][i] = mass[i] * (2.0 * un[q][i] - 0.5 * um[q][i]) / dt;
-  return solve(1.5 / dt, t);
+      g[q][i] = mass[i] * (now * un[q][i] - before * um[q][i]) / k;
+  return solve(next / k, t);
+}
+
+NavierStokesResult TimeStepper::step(double t0, double k, double t1) {
+  macro_step_ = k;
+  switch (params_.scheme) {
+    case TimeScheme::euler:
+      return theta_step(k, 1.0, t1);
+    case TimeScheme::crank_nicolson:
+      return theta_step(k, 0.5, t1);
+    case TimeScheme::bdf2:
+      return bdf2_step(k, t1);
+    case TimeScheme::fractional_step_theta:
+      break;
+  }
+  const double theta = 1.0 - 1.0 / std::sqrt(2.0);
+  const double alpha = (1.0 - 2.0 * theta) / (1.0 - theta);
+  theta_step(theta * k, alpha, t0 + theta * k);
+  theta_step((1.0 - 2.0 * theta) * k, 1.0 - alpha, t1 - theta * k);
+  return theta_step(theta * k, alpha, t1);
+}
+
+double TimeStepper::local_error(const TimeStepperState& before, double k) {
+  const double w = k / before.previous_step;
+  const LevelVector& mass = solver_->assembly().lumped_mass();
+  const GlobalLevel& level = solver_->assembly().velocity().level(solver_->problem().level);
+  const FlowVector& v = solver_->state();
+  const std::span<const double> u[2] = {v.u1(), v.u2()};
+  const std::span<const double> un[2] = {before.current.u1(), before.current.u2()};
+  const std::span<const double> dn[2] = {before.residual.u1(), before.residual.u2()};
+  const std::span<const double> dm[2] = {before.previous_residual.u1(),
+                                         before.previous_residual.u2()};
+  const std::span<double> e[2] = {scratch_.u1(), scratch_.u2()};
+  const std::span<double> me = scratch_.p();  // M e, then M u
+  double error = 0, size = 0;
+  for (int q = 0; q < 2; ++q) {
+    for (std::size_t i = 0; i < mass.size(); ++i) {
+      // u^{n+1} - u^P, u^P = u^n + k/2 ((2 + w) d^n - w d^{n-1}), d = (M d) / M; the Dirichlet
+      // values are the data's, not the scheme's: no error there.
+      const double prediction =
+          un[q][i] + 0.5 * k * ((2.0 + w) * dn[q][i] - w * dm[q][i]) / mass[i];
+      e[q][i] = level.dirichlet[i] ? 0.0 : u[q][i] - prediction;
+      me[i] = mass[i] * e[q][i];
+    }
+    error += level.shared->dot(me.data(), e[q].data());
+    for (std::size_t i = 0; i < mass.size(); ++i) me[i] = mass[i] * u[q][i];
+    size += level.shared->dot(me.data(), u[q].data());
+  }
+  const double factor = local_error_factor(params_.scheme, w);
+  return size > 0 ? factor * std::sqrt(error / size) : 0.0;
+}
+
+NavierStokesResult TimeStepper::adaptive_step() {
+  const StepSizeController control{.tolerance = params_.tolerance,
+                                   .exponent = local_error_exponent(params_.scheme)};
+  const TimeStepperState before = memory();
+  const FlowVector state = solver_->state();
+  for (;;) {
+    // The last step ends at time.end: one that would leave less than a tenth of itself is
+    // stretched to it, and one that would leave less than itself splits what remains in two.
+    const double remaining = params_.end - time_;
+    const double k =
+        step_ >= remaining / 1.1 ? remaining : (step_ > remaining / 2 ? remaining / 2 : step_);
+    if (k < 1e-10 * params_.end)
+      throw SolverError("time step collapsed to " + std::to_string(k) +
+                        " at t = " + std::to_string(time_) + ": the error estimate " +
+                        std::to_string(last_.error_estimate) + " stays above time.tolerance " +
+                        std::to_string(params_.tolerance));
+    // The first two steps have no d^{n-1} to predict from: not judged, and not grown.
+    bool judged = before.has_previous_residual;
+    double error = 0;
+    NavierStokesResult result;
+    try {
+      result = step(time_, k, time_ + k);
+      if (judged) error = local_error(before, k);
+    } catch (const SolverError&) {
+      judged = true;  // the step was too long to solve
+      error = std::numeric_limits<double>::infinity();
+    }
+    const double next = judged ? control.next_step(k, error) : k;
+    last_.error_estimate = error;
+    if (control.accepts(error)) {
+      step_ = next;
+      previous_step_ = k;
+      time_ += k;
+      return result;
+    }
+    ++last_.rejected;
+    restore(before);
+    solver_->state() = state;
+    step_ = next;
+  }
 }
 
 TimeStepperState TimeStepper::memory() const {
   return {.steps = steps_,
+          .time = time_,
+          .step = step_,
+          .previous_step = previous_step_,
           .has_residual = has_residual_,
+          .has_previous_residual = has_previous_residual_,
           .previous = previous_,
           .current = current_,
-          .residual = residual_};
+          .residual = residual_,
+          .previous_residual = previous_residual_};
 }
 
 void TimeStepper::restore(TimeStepperState m) {
   const std::size_t block = solver_->state().block_size();
-  for (const FlowVector* v : {&m.previous, &m.current, &m.residual})
+  for (const FlowVector* v : {&m.previous, &m.current, &m.residual, &m.previous_residual})
     if (v->block_size() != block || v->values().size() != 3 * block)
       throw SolverError("time stepper restore: a vector of block size " +
                         std::to_string(v->block_size()) + ", this run has " +
                         std::to_string(block));
   steps_ = m.steps;
-  time_ = params_.step * steps_;
+  time_ = m.time;
+  step_ = m.step;
+  previous_step_ = m.previous_step;
   has_residual_ = m.has_residual;
+  has_previous_residual_ = m.has_previous_residual;
   previous_ = std::move(m.previous);
   current_ = std::move(m.current);
   residual_ = std::move(m.residual);
+  previous_residual_ = std::move(m.previous_residual);
 }
 
 NavierStokesResult TimeStepper::advance() {
   const auto start = std::chrono::steady_clock::now();
-  const double dt = params_.step;
-  const double t0 = dt * steps_, t1 = dt * (steps_ + 1);  // not summed: no drift
-  last_ = {.step = steps_ + 1, .time = t1, .dt = dt};
+  last_ = {.step = steps_ + 1};
   NavierStokesResult result;
-  switch (params_.scheme) {
-    case TimeScheme::euler:
-      result = theta_step(dt, 1.0, t1);
-      break;
-    case TimeScheme::crank_nicolson:
-      result = theta_step(dt, 0.5, t1);
-      break;
-    case TimeScheme::bdf2:
-      result = bdf2_step(t1);
-      break;
-    case TimeScheme::fractional_step_theta: {
-      const double theta = 1.0 - 1.0 / std::sqrt(2.0);
-      const double alpha = (1.0 - 2.0 * theta) / (1.0 - theta);
-      theta_step(theta * dt, alpha, t0 + theta * dt);
-      theta_step((1.0 - 2.0 * theta) * dt, 1.0 - alpha, t1 - theta * dt);
-      result = theta_step(theta * dt, alpha, t1);
-      break;
-    }
+  if (adaptive()) {
+    const double t0 = time_;
+    result = adaptive_step();
+    last_.dt = time_ - t0;
+  } else {
+    const double dt = params_.step;
+    result = step(dt * steps_, dt, dt * (steps_ + 1));
+    time_ = dt * (steps_ + 1);  // not summed: no drift
+    previous_step_ = dt;
+    last_.dt = dt;
   }
-  time_ = t1;
+  last_.time = time_;
   ++steps_;
   last_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -20,26 +20,35 @@
 // stabilised steady residual less S d', and the stepper keeps M d' in its place: with it the
 // theta recursion a d' + b d = (u' - u) / k holds for the derivative itself, and a uniformly
 // accelerating flow is reproduced exactly (tests/flow/test_time_stepping.cpp).
+// With time.tolerance > 0 the step size adapts (flow/step_size_control.hpp): from the third step
+// on, each step's local error is estimated against the Adams-Bashforth prediction from d^n and
+// d^{n-1}, a step above the tolerance is retried shorter from u^n, and BDF2 takes its
+// variable-step form with w = k / k_prev:
+//   ((1 + 2w) u^{n+1} - (1 + w)^2 u^n + w^2 u^{n-1}) / ((1 + w) k) = R^{n+1}.
 
 #include <functional>
 
 #include "flow/navier_stokes_solver.hpp"
+#include "flow/time_scheme.hpp"
 
 namespace quilt {
 
-enum class TimeScheme { euler, bdf2, crank_nicolson, fractional_step_theta };
-
 struct TimeSteppingParams {
   TimeScheme scheme = TimeScheme::bdf2;
-  double step = 0.01;  ///< dt
+  double step = 0.01;  ///< dt; with adaptive steps the first two steps' length
   double end = 1.0;    ///< the last time step ends here (from t = 0)
+  /// > 0: adaptive steps, each step's estimated local error in the velocity at most this,
+  /// relative to the velocity (discrete L2 norms); 0: fixed steps of length `step`.
+  double tolerance = 0;
 };
 
 /// One line of the time-step log.
 struct TimeStepRecord {
   int step = 0;  ///< n + 1
   double time = 0, dt = 0;
-  int nonlinear_steps = 0, linear_iterations = 0;  ///< over the step's substeps
+  int nonlinear_steps = 0, linear_iterations = 0;  ///< over the step's substeps and retries
+  int rejected = 0;           ///< adaptive: tries of this step refused by the error estimate
+  double error_estimate = 0;  ///< adaptive: the accepted try's (0 before the third step)
   double seconds = 0;
 };
 
@@ -47,8 +56,11 @@ struct TimeStepRecord {
 /// (flow/checkpoint.hpp).
 struct TimeStepperState {
   int steps = 0;
-  bool has_residual = false;
-  FlowVector previous, current, residual;
+  double time = 0;
+  double step = 0;           ///< the length of the next step
+  double previous_step = 0;  ///< the length of the last step (0 before the first)
+  bool has_residual = false, has_previous_residual = false;
+  FlowVector previous, current, residual, previous_residual;  ///< ..., M d^n, M d^{n-1}
 };
 
 /// Called with the time a (sub)step solves for, before its solve: time-dependent loads read it.
@@ -66,6 +78,7 @@ class TimeStepper {
   double time() const { return time_; }
   int steps() const { return steps_; }
   bool finished() const { return time_ >= params_.end - 1e-9 * params_.step; }
+  bool adaptive() const { return params_.tolerance > 0; }
   const TimeStepRecord& last() const { return last_; }
   const TimeSteppingParams& params() const { return params_; }
 
@@ -76,22 +89,35 @@ class TimeStepper {
   void restore(TimeStepperState memory);
 
  private:
+  /// One step of the scheme of length k from t0 to t1 (t0 + k, or as fixed steps compute it).
+  NavierStokesResult step(double t0, double k, double t1);
   /// One theta step of length k with implicit weight a, ending at time t.
   NavierStokesResult theta_step(double k, double a, double t);
-  /// One BDF2 step ending at time t.
-  NavierStokesResult bdf2_step(double t);
+  /// One BDF2 step of length k ending at time t.
+  NavierStokesResult bdf2_step(double k, double t);
   /// Solves with c and the history in history_, then keeps R(u', p') and u'.
   NavierStokesResult solve(double c, double t);
+  /// An adaptive step: tried, and retried shorter from `before` while its error estimate is
+  /// above the tolerance.
+  NavierStokesResult adaptive_step();
+  /// The relative local error estimate of the step of length k from the state `before` to the
+  /// solver's state (flow/step_size_control.hpp).
+  double local_error(const TimeStepperState& before, double k);
 
   NavierStokesSolver* solver_;
   TimeSteppingParams params_;
   TimeCallback time_changed_;
   double time_ = 0;
   int steps_ = 0;
+  double step_ = 0;                ///< the length of the next step
+  double previous_step_ = 0;       ///< the length of the last step
+  double macro_step_ = 0;          ///< the length of the step being taken (all its substeps)
   FlowVector previous_, current_;  ///< u^{n-1}, u^n (the last two (sub)step states)
   FlowVector residual_;            ///< M d^n, the time derivative at u^n (momentum rows)
-  bool has_residual_ = false;
+  FlowVector previous_residual_;   ///< M d^{n-1} (adaptive steps)
+  bool has_residual_ = false, has_previous_residual_ = false;
   FlowVector history_;
+  FlowVector scratch_;  ///< the error estimate's weighted difference
   TimeStepRecord last_;
 };
 

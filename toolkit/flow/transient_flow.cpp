@@ -15,6 +15,7 @@ void record(const TimeStepRecord& step, const FlowQuantities& q, TimeSeries& s) 
   s.nonlinear_steps.push_back(step.nonlinear_steps);
   s.linear_iterations.push_back(step.linear_iterations);
   s.seconds.push_back(step.seconds);
+  s.rejected.push_back(step.rejected);
   if (q.forces) {
     s.drag.push_back(q.forces->drag);
     s.lift.push_back(q.forces->lift);
@@ -32,13 +33,15 @@ std::string step_name(int step) {
 /// The VTU series of a run: every `every`-th step as a PVTU, all listed in DIR/flow.pvd.
 class VtuSeries {
  public:
-  VtuSeries(const TransientOutput& o, const TimeSteppingParams& time, int restored_steps)
+  /// restored: the series of the run before a restart (its times: steps may vary in length).
+  VtuSeries(const TransientOutput& o, const TimeSeries& restored)
       : directory_(o.vtu_directory),
         every_(o.vtu_directory.empty() ? 0 : o.vtu_every),
         collection_((std::filesystem::path(directory_) / "flow.pvd").string()) {
     std::vector<std::pair<double, std::string>> entries;  // those of the run before a restart
+    const int restored_steps = static_cast<int>(restored.t.size());
     for (int step = every_; every_ > 0 && step <= restored_steps; step += every_)
-      entries.emplace_back(time.step * step, step_name(step) + ".pvtu");
+      entries.emplace_back(restored.t[step - 1], step_name(step) + ".pvtu");
     collection_.assign(std::move(entries));
   }
 
@@ -83,7 +86,7 @@ TransientFlowResult solve_transient_flow(
                             "' is at t = " + std::to_string(stepper.time()) +
                             ", time.end = " + std::to_string(time.end) + ": no time step left");
   }
-  VtuSeries vtu(output, time, stepper.steps());
+  VtuSeries vtu(output, result.series);
   while (!stepper.finished()) {
     result.last = stepper.advance();
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);

@@ -1,0 +1,42 @@
+#include "flow/step_size_control.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/solver_error.hpp"
+
+namespace quilt {
+
+double local_error_factor(TimeScheme scheme, double w) {
+  const double predictor = (2.0 * w + 3.0) / (12.0 * w);
+  double implicit = 0;
+  switch (scheme) {
+    case TimeScheme::euler:
+      return 1.0;
+    case TimeScheme::crank_nicolson:
+      implicit = -1.0 / 12.0;
+      break;
+    case TimeScheme::bdf2:
+      implicit = -(1.0 + w) * (1.0 + w) / (6.0 * w * (1.0 + 2.0 * w));
+      break;
+    case TimeScheme::fractional_step_theta:
+      throw SolverError(
+          "adaptive time steps (time.tolerance > 0) need time.scheme = euler, bdf2 or cn: the "
+          "fractional-step theta scheme has no predictor-corrector error estimate");
+  }
+  return std::abs(implicit / (predictor - implicit));
+}
+
+int local_error_exponent(TimeScheme scheme) {
+  return scheme == TimeScheme::euler ? 2 : 3;
+}
+
+double StepSizeController::next_step(double k, double error) const {
+  constexpr double kSafety = 0.9, kMaxGrowth = 2.0, kMaxShrink = 0.2;
+  if (error == 0) return kMaxGrowth * k;  // nothing moved (a state at rest): grow
+  if (!std::isfinite(error)) return kMaxShrink * k;
+  const double factor = kSafety * std::pow(tolerance / error, 1.0 / exponent);
+  return k * std::clamp(factor, kMaxShrink, kMaxGrowth);
+}
+
+}  // namespace quilt
