@@ -40,7 +40,7 @@ void for_each_quadrature_point(const MacroGeometry& g, const Rule& rule, F&& f) 
     for (int i = 0; i + 1 < g.n; ++i) {
       const MacroElement e = macro_element(g, i, j);
       for (const auto& gp : rule) {
-        const Q1Point q = evaluate_q1(e.x, e.y, gp.xi, gp.eta);
+        const Q1Point q = evaluate_q1(e.x, e.y, gp);
         f(e, q, gp.weight * q.det_j);
       }
     }

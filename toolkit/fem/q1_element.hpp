@@ -8,9 +8,18 @@
 
 namespace quilt {
 
-/// One Gauss point: reference coordinates and weight.
+/// The reference shape functions phi_a and their derivatives by xi and eta at one point.
+struct Q1Reference {
+  std::array<double, 4> phi, dxi, deta;
+};
+
+Q1Reference reference_q1(double xi, double eta);
+
+/// One Gauss point: reference coordinates and weight, with the reference shape functions there,
+/// which are the same on every element (computed once, with the rule).
 struct GaussPoint {
   double xi, eta, weight;
+  Q1Reference reference;
 };
 
 /// Tensor-product Gauss-Legendre rule with `points` points per direction (2 or 3).
@@ -36,5 +45,8 @@ struct Q1Point {
 /// Evaluates the element with corners (x[a], y[a]), a = 0..3 counterclockwise, at (xi, eta).
 Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y, double xi,
                     double eta);
+/// The same at a point of gauss2x2() or gauss3x3(), from its reference values (bitwise equal).
+Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y,
+                    const GaussPoint& gp);
 
 }  // namespace quilt

@@ -69,7 +69,7 @@ void add_laplacian(const MacroGeometry& g, BandedMatrix<double>& A, int m, doubl
   const auto rule = gauss2x2();
   assemble_bilinear(g, A, m, [&](const auto& x, const auto& y, auto& e) {
     for (const auto& gp : rule) {
-      const Q1Point q = evaluate_q1(x, y, gp.xi, gp.eta);
+      const Q1Point q = evaluate_q1(x, y, gp);
       const double w = scale * gp.weight * q.det_j;
       for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b)
@@ -82,7 +82,7 @@ void add_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, double sca
   const auto rule = gauss2x2();
   assemble_bilinear(g, A, m, [&](const auto& x, const auto& y, auto& e) {
     for (const auto& gp : rule) {
-      const Q1Point q = evaluate_q1(x, y, gp.xi, gp.eta);
+      const Q1Point q = evaluate_q1(x, y, gp);
       const double w = scale * gp.weight * q.det_j;
       for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b) e[a][b] += w * q.phi[a] * q.phi[b];
