@@ -44,8 +44,8 @@ constexpr KeyChoice<SchurApproximation> kSchurApproximations[] = {
 constexpr KeyChoice<LscScaling> kLscScalings[] = {{"diagonal", LscScaling::diagonal},
                                                   {"mass", LscScaling::mass}};
 
-// nonlinear.pseudo_time_step_max = 0 stands for no cap, an infinite dtau_max: a key's value
-// must be finite.
+// nonlinear.pseudo_time_step_max = 0 and time.step_max = 0 stand for no cap, an infinite
+// maximum: a key's value must be finite.
 double cap_as_key(double cap) {
   return std::isfinite(cap) ? cap : 0.0;
 }
@@ -272,7 +272,9 @@ void declare_time_keys(Config& config) {
     ("time.end", number_key(defaults.end), "end time")
     ("time.tolerance", number_key(defaults.tolerance),
      "adaptive steps (euler, bdf2, cn): the estimated local error of each step in the velocity, "
-     "relative to the velocity (L2), at most this; 0: fixed steps of time.step");
+     "relative to the velocity (L2), at most this; 0: fixed steps of time.step")
+    ("time.step_max", number_key(cap_as_key(defaults.step_max)),
+     "adaptive steps: the longest step (0: no limit), e.g. a tenth of a shedding period");
   const TransientOutput output;
   config.keys()
     ("vtu-every", po::value<int>()->default_value(output.vtu_every),
@@ -317,6 +319,7 @@ std::optional<TimeSteppingParams> read_time(const Config& config) {
   t.end = config.get("time.end", Range<double>::above(0));
   if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
   t.tolerance = config.get("time.tolerance", Range<double>::at_least(0));
+  t.step_max = cap_of_key(config.get("time.step_max", Range<double>::at_least(0)));
   if (t.tolerance > 0 && t.scheme == TimeScheme::fractional_step_theta)
     config.fail("time.tolerance",
                 "adaptive steps need time.scheme = euler, bdf2 or cn (the fractional-step theta "

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "dfg_problems.hpp"
@@ -32,10 +33,19 @@ struct Case {
   TimeScheme scheme;
 };
 
-/// The velocity (u1 | u2 | p, type-1) at T = 1 with n steps, or adaptive steps from 1/n with
-/// the tolerance (its step count into `taken`).
+/// Adaptive steps (tolerance > 0), and what they did.
+struct Adaptive {
+  double tolerance = 0;
+  double step_max = std::numeric_limits<double>::infinity();
+};
+struct StepsTaken {
+  int steps = 0;
+  double longest = 0;
+};
+
+/// The velocity (u1 | u2 | p, type-1) at T = 1 with n steps, or adaptive steps from 1/n.
 LevelVector velocity_at_end(const Case& run, int steps, const Communicator& comm,
-                            double tolerance = 0, int* taken = nullptr) {
+                            const Adaptive& adaptive = {}, StepsTaken* taken = nullptr) {
   auto t = std::make_shared<double>(0.0);  // the time the load is evaluated at
   NavierStokesParams p;
   p.mesh_file = mesh_path("unit_square_4x2.msh");
@@ -51,12 +61,21 @@ LevelVector velocity_at_end(const Case& run, int steps, const Communicator& comm
   p.linear.rel_tol = 1e-3;
   p.coarse_threshold = 200;
   NavierStokesSolver solver(p, comm);
-  TimeStepper stepper(
-      solver, {.scheme = run.scheme, .step = 1.0 / steps, .end = 1.0, .tolerance = tolerance},
-      [t](double time) { *t = time; });
-  while (!stepper.finished()) stepper.advance();
-  if (taken) *taken = stepper.steps();
-  if (tolerance == 0) {
+  TimeStepper stepper(solver,
+                      {.scheme = run.scheme,
+                       .step = 1.0 / steps,
+                       .end = 1.0,
+                       .tolerance = adaptive.tolerance,
+                       .step_max = adaptive.step_max},
+                      [t](double time) { *t = time; });
+  StepsTaken done;
+  while (!stepper.finished()) {
+    stepper.advance();
+    done.longest = std::max(done.longest, stepper.last().dt);
+  }
+  done.steps = stepper.steps();
+  if (taken) *taken = done;
+  if (adaptive.tolerance == 0) {
     EXPECT_EQ(stepper.steps(), steps);
   }
   EXPECT_NEAR(stepper.time(), 1.0, 1e-12);
@@ -123,10 +142,10 @@ TEST_P(AdaptiveSteps, FollowTheTolerance) {
   std::vector<double> errors;
   std::vector<int> steps;
   for (double tolerance : {1e-3, 1e-4, 1e-5}) {
-    int taken = 0;
-    const LevelVector v = velocity_at_end(run, 64, comm, tolerance, &taken);
+    StepsTaken taken;
+    const LevelVector v = velocity_at_end(run, 64, comm, {.tolerance = tolerance}, &taken);
     errors.push_back(velocity_difference(v, reference, comm));
-    steps.push_back(taken);
+    steps.push_back(taken.steps);
   }
   const double low = euler ? 2.5 : 1.5, high = euler ? 4.0 : 2.8;
   for (std::size_t k = 1; k < steps.size(); ++k) {
@@ -137,6 +156,19 @@ TEST_P(AdaptiveSteps, FollowTheTolerance) {
       EXPECT_GE(errors[k - 1] / errors[k], 2.0) << errors[k - 1] << " -> " << errors[k];
     }
   }
+}
+
+// time.step_max caps the steps the error estimate would take (to resolve a period it cannot see
+// yet), the last one included.
+TEST(AdaptiveStepLimit, CapsEveryStep) {
+  const Communicator comm;
+  StepsTaken free, capped;
+  velocity_at_end({false, TimeScheme::bdf2}, 64, comm, {.tolerance = 1e-3}, &free);
+  velocity_at_end({false, TimeScheme::bdf2}, 64, comm, {.tolerance = 1e-3, .step_max = 0.05},
+                  &capped);
+  EXPECT_GT(free.longest, 0.1);
+  EXPECT_LE(capped.longest, 0.05);
+  EXPECT_GE(capped.steps, 20);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, AdaptiveSteps,

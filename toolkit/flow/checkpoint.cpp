@@ -29,7 +29,7 @@ constexpr int kVectorsPerRank = 5;  // the state, u^{n-1}, u^n, M d^n, M d^{n-1}
 struct Identity {
   std::int32_t ranks = 0, level = 0, scheme = 0;
   std::uint64_t dofs = 0, mesh = 0, partition = 0;
-  double dt = 0, tolerance = 0;
+  double dt = 0, tolerance = 0, step_max = 0;
 };
 
 Identity identity_of(const TimeStepper& stepper, const NavierStokesSolver& solver,
@@ -43,7 +43,8 @@ Identity identity_of(const TimeStepper& stepper, const NavierStokesSolver& solve
           .mesh = mesh_fingerprint(problem.mesh.mesh, problem.mesh.charts),
           .partition = Fingerprint().add(problem.mesh.owner).value(),
           .dt = stepper.params().step,
-          .tolerance = stepper.params().tolerance};
+          .tolerance = stepper.params().tolerance,
+          .step_max = stepper.params().step_max};
 }
 
 /// The differences of `file` from `run`, "" when none.
@@ -61,6 +62,7 @@ std::string mismatch(const Identity& file, const Identity& run) {
   differs("time.scheme (index)", file.scheme, run.scheme);
   differs("time.step", file.dt, run.dt);
   differs("time.tolerance", file.tolerance, run.tolerance);
+  differs("time.step_max", file.step_max, run.step_max);
   return why.str();
 }
 
@@ -128,6 +130,7 @@ void put_identity(ByteWriter& w, const Identity& id) {
   w.put(id.partition);
   w.put(id.dt);
   w.put(id.tolerance);
+  w.put(id.step_max);
 }
 
 Identity get_identity(ByteReader& r) {
@@ -140,6 +143,7 @@ Identity get_identity(ByteReader& r) {
   id.partition = r.get<std::uint64_t>();
   id.dt = r.get<double>();
   id.tolerance = r.get<double>();
+  id.step_max = r.get<double>();
   return id;
 }
 

@@ -9,8 +9,8 @@
 // The file is written by rank 0 (the ranks' vectors gathered) atomically
 // (io/atomic_file.hpp), in the machine's byte order, and ends in a 64-bit FNV-1a checksum of
 // all bytes before it. It records what it was written for (rank count, level, unknowns, mesh
-// and partition fingerprints, time scheme, step and tolerance) and is refused, with the difference named,
-// by a run that does not match.
+// and partition fingerprints, time scheme, step, tolerance and longest step) and is refused,
+// with the difference named, by a run that does not match.
 
 #include <stdexcept>
 #include <string>
@@ -36,7 +36,7 @@ void write_checkpoint(const std::string& path, const TimeStepper& stepper,
 /// Collective: restores the solver's state, the stepper's memory and the series from `path`;
 /// CheckpointError on every rank when the file is missing, truncated, corrupted (checksum), of
 /// another format version, or written for another rank count, level, mesh, partition, time
-/// scheme, time step or time tolerance.
+/// scheme, time step, tolerance or longest step.
 void read_checkpoint(const std::string& path, TimeStepper& stepper, NavierStokesSolver& solver,
                      TimeSeries& series, const Communicator& comm);
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "flow/step_size_control.hpp"
 #include "solvers/solver_error.hpp"
@@ -29,6 +30,8 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
   if (!(params.tolerance >= 0) || !std::isfinite(params.tolerance))
     throw SolverError("time.tolerance must be a finite number >= 0, got " +
                       std::to_string(params.tolerance));
+  if (!(params.step_max > 0))
+    throw SolverError("time.step_max must be > 0, got " + std::to_string(params.step_max));
   if (adaptive()) (void)local_error_factor(params.scheme, 1.0);  // refuses fs-theta here
 }
 
@@ -144,17 +147,24 @@ NavierStokesResult TimeStepper::adaptive_step() {
                                    .exponent = local_error_exponent(params_.scheme)};
   const TimeStepperState before = memory();
   const FlowVector state = solver_->state();
+  std::string failure;  // the last try's solver error, if it failed
   for (;;) {
     // The last step ends at time.end: one that would leave less than a tenth of itself is
-    // stretched to it, and one that would leave less than itself splits what remains in two.
+    // stretched to it (within step_max), and one that would leave less than itself splits what
+    // remains in two.
     const double remaining = params_.end - time_;
-    const double k =
-        step_ >= remaining / 1.1 ? remaining : (step_ > remaining / 2 ? remaining / 2 : step_);
+    const double wanted = std::min(step_, params_.step_max);
+    double k = wanted;
+    if (remaining <= 1.1 * wanted && remaining <= params_.step_max)
+      k = remaining;
+    else if (remaining < 2.0 * wanted)
+      k = remaining / 2.0;
     if (k < 1e-10 * params_.end)
       throw SolverError("time step collapsed to " + std::to_string(k) +
                         " at t = " + std::to_string(time_) + ": the error estimate " +
                         std::to_string(last_.error_estimate) + " stays above time.tolerance " +
-                        std::to_string(params_.tolerance));
+                        std::to_string(params_.tolerance) +
+                        (failure.empty() ? "" : " (last try: " + failure + ")"));
     // The first two steps have no d^{n-1} to predict from: not judged, and not grown.
     bool judged = before.has_previous_residual;
     double error = 0;
@@ -162,15 +172,16 @@ NavierStokesResult TimeStepper::adaptive_step() {
     try {
       result = step(time_, k, time_ + k);
       if (judged) error = local_error(before, k);
-    } catch (const SolverError&) {
+    } catch (const SolverError& e) {
       judged = true;  // the step was too long to solve
       error = std::numeric_limits<double>::infinity();
+      failure = e.what();
     }
     const double next = judged ? control.next_step(k, error) : k;
     last_.error_estimate = error;
     if (control.accepts(error)) {
       step_ = next;
-      previous_step_ = k;
+      previous_step_ = last_.dt = k;
       time_ += k;
       return result;
     }
@@ -218,9 +229,7 @@ NavierStokesResult TimeStepper::advance() {
   last_ = {.step = steps_ + 1};
   NavierStokesResult result;
   if (adaptive()) {
-    const double t0 = time_;
     result = adaptive_step();
-    last_.dt = time_ - t0;
   } else {
     const double dt = params_.step;
     result = step(dt * steps_, dt, dt * (steps_ + 1));

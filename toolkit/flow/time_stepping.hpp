@@ -27,6 +27,7 @@
 //   ((1 + 2w) u^{n+1} - (1 + w)^2 u^n + w^2 u^{n-1}) / ((1 + w) k) = R^{n+1}.
 
 #include <functional>
+#include <limits>
 
 #include "flow/navier_stokes_solver.hpp"
 #include "flow/time_scheme.hpp"
@@ -40,6 +41,9 @@ struct TimeSteppingParams {
   /// > 0: adaptive steps, each step's estimated local error in the velocity at most this,
   /// relative to the velocity (discrete L2 norms); 0: fixed steps of length `step`.
   double tolerance = 0;
+  /// Adaptive steps: the longest step allowed, e.g. a tenth of a period that the error estimate
+  /// cannot see before it has grown (the onset of vortex shedding).
+  double step_max = std::numeric_limits<double>::infinity();
 };
 
 /// One line of the time-step log.
