@@ -165,7 +165,91 @@ void sweep(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* x, c
   }
 }
 
+/// interior_rows for two vectors: each band entry is loaded once and used for both, the sums of
+/// each vector formed exactly as interior_rows forms them. Jacobi has no pair form.
+template <Sweep S, class T>
+void interior_rows_pair(std::ptrdiff_t count, std::ptrdiff_t n, const T* __restrict a0,
+                        const T* __restrict a1, const T* __restrict a2, const T* __restrict a3,
+                        const T* __restrict a4, const T* __restrict a5, const T* __restrict a6,
+                        const T* __restrict a7, const T* __restrict a8, const T* __restrict xc0,
+                        const T* __restrict b0, T* __restrict out0, const T* __restrict xc1,
+                        const T* __restrict b1, T* __restrict out1) {
+  static_assert(S != Sweep::jacobi);
+  const T* __restrict xs0 = xc0 - n - 1;
+  const T* __restrict xm0 = xc0 - 1;
+  const T* __restrict xn0 = xc0 + n - 1;
+  const T* __restrict xs1 = xc1 - n - 1;
+  const T* __restrict xm1 = xc1 - 1;
+  const T* __restrict xn1 = xc1 + n - 1;
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    const T s0 = a0[i] * xs0[i] + a1[i] * xs0[i + 1] + a2[i] * xs0[i + 2] + a3[i] * xm0[i] +
+                 a4[i] * xm0[i + 1] + a5[i] * xm0[i + 2] + a6[i] * xn0[i] + a7[i] * xn0[i + 1] +
+                 a8[i] * xn0[i + 2];
+    const T s1 = a0[i] * xs1[i] + a1[i] * xs1[i + 1] + a2[i] * xs1[i + 2] + a3[i] * xm1[i] +
+                 a4[i] * xm1[i + 1] + a5[i] * xm1[i + 2] + a6[i] * xn1[i] + a7[i] * xn1[i + 1] +
+                 a8[i] * xn1[i + 2];
+    if constexpr (S == Sweep::spmv) {
+      out0[i] = s0;
+      out1[i] = s1;
+    } else {
+      out0[i] = b0[i] - s0;
+      out1[i] = b1[i] - s1;
+    }
+  }
+}
+
+/// One vector of a pair sweep: its input, right-hand side (null for spmv) and output.
+template <class T>
+struct Lane {
+  const T* x;
+  const T* b;
+  T* out;
+};
+
+/// sweep() for two vectors: the band macros' interior rows in one pass over the bands, the
+/// guarded rows (2 n + 2 per macro) and the zoned macros (no bands read) per vector.
+template <Sweep S, class T>
+void sweep_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const Lane<T>& v0,
+                const Lane<T>& v1) {
+  const std::ptrdiff_t n = A.n;
+  const std::ptrdiff_t nn = n * n;
+  const std::ptrdiff_t head = std::min(n + 1, nn);
+  const std::ptrdiff_t tail = std::max(head, nn - n - 1);
+  const T* none = nullptr;
+  for (int m = 0; m < A.macros; ++m) {
+    const std::size_t base = static_cast<std::size_t>(m) * nn;
+    if (zones && zones->is_zoned(m)) {
+      for (const Lane<T>* v : {&v0, &v1})
+        zoned_macro<S>(*zones, m, base, v->x, v->b, none, T(0), v->out);
+      continue;
+    }
+    const auto entry = [&](int k, std::ptrdiff_t r) { return A.band[k][base + r]; };
+    for (const Lane<T>* v : {&v0, &v1})
+      guarded_rows<S>(A.n, base, 0, head, v->x, v->b, none, T(0), v->out, entry);
+    const std::size_t g = base + head;
+    const auto band = [&](int k) { return A.band[k].data() + g; };
+    const auto at = [g](const T* p) { return p ? p + g : nullptr; };
+    interior_rows_pair<S, T>(tail - head, n, band(0), band(1), band(2), band(3), band(4), band(5),
+                             band(6), band(7), band(8), v0.x + g, at(v0.b), v0.out + g, v1.x + g,
+                             at(v1.b), v1.out + g);
+    for (const Lane<T>* v : {&v0, &v1})
+      guarded_rows<S>(A.n, base, tail, nn, v->x, v->b, none, T(0), v->out, entry);
+  }
+}
+
 }  // namespace
+
+template <class T>
+void spmv_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* x0, const T* x1,
+               T* y0, T* y1) {
+  sweep_pair<Sweep::spmv>(A, zones, Lane<T>{x0, nullptr, y0}, Lane<T>{x1, nullptr, y1});
+}
+
+template <class T>
+void defect_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* b0, const T* x0,
+                 T* d0, const T* b1, const T* x1, T* d1) {
+  sweep_pair<Sweep::defect>(A, zones, Lane<T>{x0, b0, d0}, Lane<T>{x1, b1, d1});
+}
 
 template <class T>
 void spmv(const BandedMatrix<T>& A, const T* x, T* y) {
@@ -222,5 +306,14 @@ template void jacobi_sweep(const BandedMatrix<float>&, const StencilZones<float>
                            float, const float*, const float*, float*);
 template void jacobi_sweep(const BandedMatrix<double>&, const StencilZones<double>&, const double*,
                            double, const double*, const double*, double*);
+
+template void spmv_pair(const BandedMatrix<float>&, const StencilZones<float>*, const float*,
+                        const float*, float*, float*);
+template void spmv_pair(const BandedMatrix<double>&, const StencilZones<double>*, const double*,
+                        const double*, double*, double*);
+template void defect_pair(const BandedMatrix<float>&, const StencilZones<float>*, const float*,
+                          const float*, float*, const float*, const float*, float*);
+template void defect_pair(const BandedMatrix<double>&, const StencilZones<double>*, const double*,
+                          const double*, double*, const double*, const double*, double*);
 
 }  // namespace quilt::accel::cpu
