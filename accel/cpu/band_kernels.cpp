@@ -165,38 +165,9 @@ void sweep(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* x, c
   }
 }
 
-/// interior_rows for two vectors: each band entry is loaded once and used for both, the sums of
-/// each vector formed exactly as interior_rows forms them. Jacobi has no pair form.
-template <Sweep S, class T>
-void interior_rows_pair(std::ptrdiff_t count, std::ptrdiff_t n, const T* __restrict a0,
-                        const T* __restrict a1, const T* __restrict a2, const T* __restrict a3,
-                        const T* __restrict a4, const T* __restrict a5, const T* __restrict a6,
-                        const T* __restrict a7, const T* __restrict a8, const T* __restrict xc0,
-                        const T* __restrict b0, T* __restrict out0, const T* __restrict xc1,
-                        const T* __restrict b1, T* __restrict out1) {
-  static_assert(S != Sweep::jacobi);
-  const T* __restrict xs0 = xc0 - n - 1;
-  const T* __restrict xm0 = xc0 - 1;
-  const T* __restrict xn0 = xc0 + n - 1;
-  const T* __restrict xs1 = xc1 - n - 1;
-  const T* __restrict xm1 = xc1 - 1;
-  const T* __restrict xn1 = xc1 + n - 1;
-  for (std::ptrdiff_t i = 0; i < count; ++i) {
-    const T s0 = a0[i] * xs0[i] + a1[i] * xs0[i + 1] + a2[i] * xs0[i + 2] + a3[i] * xm0[i] +
-                 a4[i] * xm0[i + 1] + a5[i] * xm0[i + 2] + a6[i] * xn0[i] + a7[i] * xn0[i + 1] +
-                 a8[i] * xn0[i + 2];
-    const T s1 = a0[i] * xs1[i] + a1[i] * xs1[i + 1] + a2[i] * xs1[i + 2] + a3[i] * xm1[i] +
-                 a4[i] * xm1[i + 1] + a5[i] * xm1[i + 2] + a6[i] * xn1[i] + a7[i] * xn1[i + 1] +
-                 a8[i] * xn1[i + 2];
-    if constexpr (S == Sweep::spmv) {
-      out0[i] = s0;
-      out1[i] = s1;
-    } else {
-      out0[i] = b0[i] - s0;
-      out1[i] = b1[i] - s1;
-    }
-  }
-}
+/// Rows per block of sweep_pair: the block's 9 bands (36 KiB in double) stay in L2 for the
+/// second vector.
+constexpr std::ptrdiff_t kPairBlock = 512;
 
 /// One vector of a pair sweep: its input, right-hand side (null for spmv) and output.
 template <class T>
@@ -206,8 +177,9 @@ struct Lane {
   T* out;
 };
 
-/// sweep() for two vectors: the band macros' interior rows in one pass over the bands, the
-/// guarded rows (2 n + 2 per macro) and the zoned macros (no bands read) per vector.
+/// sweep() for two vectors: the band macros' interior rows block by block for both vectors, so
+/// the bands come from memory once; the guarded rows (2 n + 2 per macro) and the zoned macros
+/// (no bands read) per vector.
 template <Sweep S, class T>
 void sweep_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const Lane<T>& v0,
                 const Lane<T>& v1) {
@@ -226,12 +198,17 @@ void sweep_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const La
     const auto entry = [&](int k, std::ptrdiff_t r) { return A.band[k][base + r]; };
     for (const Lane<T>* v : {&v0, &v1})
       guarded_rows<S>(A.n, base, 0, head, v->x, v->b, none, T(0), v->out, entry);
-    const std::size_t g = base + head;
-    const auto band = [&](int k) { return A.band[k].data() + g; };
-    const auto at = [g](const T* p) { return p ? p + g : nullptr; };
-    interior_rows_pair<S, T>(tail - head, n, band(0), band(1), band(2), band(3), band(4), band(5),
-                             band(6), band(7), band(8), v0.x + g, at(v0.b), v0.out + g, v1.x + g,
-                             at(v1.b), v1.out + g);
+    // The interior rows in blocks that the second vector finds in cache: one loop over two
+    // vectors (15 streams) ran slower than two sweeps, blocks of the one-vector loop do not.
+    for (std::ptrdiff_t first = head; first < tail; first += kPairBlock) {
+      const std::ptrdiff_t count = std::min(kPairBlock, tail - first);
+      const std::size_t g = base + first;
+      const auto band = [&](int k) { return A.band[k].data() + g; };
+      for (const Lane<T>* v : {&v0, &v1})
+        interior_rows<S, T>(count, n, band(0), band(1), band(2), band(3), band(4), band(5), band(6),
+                            band(7), band(8), v->x + g, v->b ? v->b + g : nullptr,
+                            static_cast<const T*>(nullptr), T(0), v->out + g);
+    }
     for (const Lane<T>* v : {&v0, &v1})
       guarded_rows<S>(A.n, base, tail, nn, v->x, v->b, none, T(0), v->out, entry);
   }
