@@ -186,6 +186,13 @@ void GlobalMultigrid::apply(const LevelVector& d, LevelVector& c) {
 
 void GlobalMultigrid::apply_pair(const LevelVector& d0, const LevelVector& d1, LevelVector& c0,
                                  LevelVector& c1) {
+  if (params_.local.target != accel::Target::cpu) {
+    // The cuda target has no fused pair solve, and only the first lane's vectors are
+    // page-locked (pin_io): two cycles keep both components on the direct DMA path.
+    apply(d0, c0);
+    apply(d1, c1);
+    return;
+  }
   make_second_lane();
   c0.assign(d0.size(), 0.0);
   c1.assign(d1.size(), 0.0);

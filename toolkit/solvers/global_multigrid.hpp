@@ -58,6 +58,7 @@ class GlobalMultigrid final : public Preconditioner {
   /// apply() to two defects with the same operators (the velocity components): c0 and c1
   /// bitwise what apply(d0, c0) and apply(d1, c1) give, for half the passes over the matrices
   /// (global and local) and one shared-node exchange for both. No argument may alias another.
+  /// The cuda target runs two apply() calls.
   void apply_pair(const LevelVector& d0, const LevelVector& d1, LevelVector& c0, LevelVector& c1);
 
   /// The multigrid as a stand-alone iteration on the finest level, from the guess in x.
