@@ -84,6 +84,15 @@ class LocalSolver {
   /// The correction is overwritten (zero initial guess).
   virtual void solve(const double* defect, double* correction) = 0;
 
+  /// Two solves with the same matrices (the velocity components' right-hand sides): c0 for d0 and
+  /// c1 for d1, each bitwise what solve() gives it; last_stats() is then that of the second. A
+  /// target that reads its matrices once for both overrides this (the cpu multigrid); the
+  /// default runs solve() twice.
+  virtual void solve_pair(const double* d0, const double* d1, double* c0, double* c1) {
+    solve(d0, c0);
+    solve(d1, c1);
+  }
+
   /// Names the caller's long-lived defect and correction vectors (size values each: macros * n *
   /// n of the finest level), which solve() will mostly be given. The cuda target page-locks them
   /// (cudaHostRegister), so such a solve moves each vector in one DMA transfer with no host-side

@@ -39,4 +39,15 @@ template <class T>
 void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* inv_diag,
                   T omega, const T* b, const T* x, T* x_new);
 
+/// spmv and defect for two vectors with one pass over the bands (the two right-hand sides of
+/// the velocity components share A): y0 = A x0 and y1 = A x1, d0 = b0 - A x0 and d1 = b1 - A x1,
+/// each bitwise what the one-vector kernel gives. Zoned macros read no bands and run the
+/// one-vector form per vector. No output may overlap an input.
+template <class T>
+void spmv_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* x0, const T* x1,
+               T* y0, T* y1);
+template <class T>
+void defect_pair(const BandedMatrix<T>& A, const StencilZones<T>* zones, const T* b0, const T* x0,
+                 T* d0, const T* b1, const T* x1, T* d1);
+
 }  // namespace quilt::accel::cpu

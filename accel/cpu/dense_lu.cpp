@@ -88,34 +88,51 @@ void BatchedDenseLU<T>::store(int macro) {
 }
 
 template <class T>
-void BatchedDenseLU<T>::solve(const T* b, T* x) const {
+template <int Lanes>
+void BatchedDenseLU<T>::solve_lanes(const std::array<const T*, Lanes>& b,
+                                    const std::array<T*, Lanes>& x) const {
   const std::size_t block = static_cast<std::size_t>(size_) * size_;
   for (int m = 0; m < macros_; ++m) {
     const T* lu = lu_.data() + m * block;
     const int* piv = pivot_.data() + static_cast<std::size_t>(m) * size_;
-    T* xm = x + static_cast<std::size_t>(m) * size_;
-    if (xm != b + static_cast<std::size_t>(m) * size_)
-      std::copy(b + static_cast<std::size_t>(m) * size_,
-                b + static_cast<std::size_t>(m + 1) * size_, xm);
-    for (int k = 0; k < size_; ++k)
-      if (piv[k] != k) std::swap(xm[k], xm[piv[k]]);
+    const std::size_t first = static_cast<std::size_t>(m) * size_;
+    std::array<T*, Lanes> xm;
+    for (int q = 0; q < Lanes; ++q) {
+      xm[q] = x[q] + first;
+      if (xm[q] != b[q] + first) std::copy(b[q] + first, b[q] + first + size_, xm[q]);
+      for (int k = 0; k < size_; ++k)
+        if (piv[k] != k) std::swap(xm[q][k], xm[q][piv[k]]);
+    }
     // L y = P b (unit lower), then U x = y.
+    std::array<T, Lanes> s;
     for (int r = 1; r < size_; ++r) {
       const T* row = lu + static_cast<std::size_t>(r) * size_;
-      T s = xm[r];
-      for (int c = 0; c < r; ++c) s -= row[c] * xm[c];
-      xm[r] = s;
+      for (int q = 0; q < Lanes; ++q) s[q] = xm[q][r];
+      for (int c = 0; c < r; ++c)
+        for (int q = 0; q < Lanes; ++q) s[q] -= row[c] * xm[q][c];
+      for (int q = 0; q < Lanes; ++q) xm[q][r] = s[q];
     }
     // Each x[r] subtracts its terms from the last column back to column r + 1: the order of the
     // cuda target's column-oriented back substitution (one column per step, all rows above it at
     // once), so the two targets round alike.
     for (int r = size_ - 1; r >= 0; --r) {
       const T* row = lu + static_cast<std::size_t>(r) * size_;
-      T s = xm[r];
-      for (int c = size_ - 1; c > r; --c) s -= row[c] * xm[c];
-      xm[r] = s / row[r];
+      for (int q = 0; q < Lanes; ++q) s[q] = xm[q][r];
+      for (int c = size_ - 1; c > r; --c)
+        for (int q = 0; q < Lanes; ++q) s[q] -= row[c] * xm[q][c];
+      for (int q = 0; q < Lanes; ++q) xm[q][r] = s[q] / row[r];
     }
   }
+}
+
+template <class T>
+void BatchedDenseLU<T>::solve(const T* b, T* x) const {
+  solve_lanes<1>({b}, {x});
+}
+
+template <class T>
+void BatchedDenseLU<T>::solve_pair(const T* b0, T* x0, const T* b1, T* x1) const {
+  solve_lanes<2>({b0, b1}, {x0, x1});
 }
 
 template class BatchedDenseLU<float>;

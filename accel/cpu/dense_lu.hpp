@@ -4,6 +4,7 @@
 // cycle runs in the local layer's precision. It is refactorised only when the numbers of the
 // matrix change (LocalSolver::update), into the same storage.
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -37,6 +38,9 @@ class BatchedDenseLU {
 
   /// x = A^{-1} b on every macro; b and x hold macros * size values and may be the same array.
   void solve(const T* b, T* x) const;
+  /// solve() for two right-hand sides with one pass over the factors; x0 and x1 bitwise what
+  /// solve(b0, x0) and solve(b1, x1) give.
+  void solve_pair(const T* b0, T* x0, const T* b1, T* x1) const;
 
   int macros() const { return macros_; }
   int size() const { return size_; }
@@ -44,6 +48,9 @@ class BatchedDenseLU {
  private:
   /// Sizes the storage for macros matrices of size x size (no allocation if it has that size).
   void reshape(int macros, int size);
+  /// solve() on Lanes right-hand sides side by side, each with the operations of one alone.
+  template <int Lanes>
+  void solve_lanes(const std::array<const T*, Lanes>& b, const std::array<T*, Lanes>& x) const;
   /// Factorises the dense matrix of one macro held in work_ (destroyed) into its slot.
   void store(int macro);
 

@@ -27,6 +27,18 @@ void macro_norms(const T* v, std::size_t per_macro, std::vector<double>& norms) 
 constexpr const char* kSetup = "local multigrid setup";
 constexpr const char* kUpdate = "local multigrid update";
 
+/// The finest level's right-hand side from the caller's double defect, rounded to T.
+template <class T, class Lane>
+void load_defect(const double* defect, Lane& v) {
+  std::transform(defect, defect + v.b.size(), v.b.begin(),
+                 [](double d) { return static_cast<T>(d); });
+}
+
+template <class Lane>
+void store_correction(const Lane& v, double* correction) {
+  std::transform(v.x.begin(), v.x.end(), correction, [](auto x) { return static_cast<double>(x); });
+}
+
 }  // namespace
 
 template <class T>
@@ -72,11 +84,13 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
     l.n = src.n;
     l.rows = src.rows();
     l.dirichlet = unit_rows(src);
-    l.b.assign(l.rows, T(0));
-    l.x.assign(l.rows, T(0));
+    for (Lane& v : l.lane) {
+      v.b.assign(l.rows, T(0));
+      v.x.assign(l.rows, T(0));
+      if (k > 0) v.d.assign(l.rows, T(0));
+    }
     if (k == 0) continue;
     l.A = BandedMatrix<T>(src.macros, src.n);
-    l.d.assign(l.rows, T(0));
   }
   return built;
 }
@@ -102,28 +116,54 @@ void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<dou
 }
 
 template <class T>
+template <int Lanes>
+void CpuLocalMultigrid<T>::smooth(Level& l, int steps, cpu::SweepDirection direction,
+                                  bool x_is_zero) {
+  Lane& v = l.lane[0];
+  if constexpr (Lanes == 1) {
+    l.smoother->smooth(l.A, v.b.data(), v.x.data(), steps, direction, x_is_zero);
+  } else {
+    Lane& w = l.lane[1];
+    l.smoother->smooth_pair(l.A, v.b.data(), v.x.data(), w.b.data(), w.x.data(), steps, direction,
+                            x_is_zero);
+  }
+}
+
+template <class T>
+template <int Lanes>
 void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
+  static_assert(Lanes == 1 || Lanes == 2);
   Level& l = levels_[k];
+  auto& v = l.lane;
   if (k == 0) {
-    coarse_lu_.solve(l.b.data(), l.x.data());
+    if constexpr (Lanes == 1)
+      coarse_lu_.solve(v[0].b.data(), v[0].x.data());
+    else
+      coarse_lu_.solve_pair(v[0].b.data(), v[0].x.data(), v[1].b.data(), v[1].x.data());
     // Below the finest level b is 0 at these rows (the caller zeroed it), so the exact solution
     // is 0 there; pivoting may leave round-off instead, which P would carry into the Dirichlet
     // nodes of the finer levels.
     if (levels_.size() > 1)
-      for (std::size_t r : l.dirichlet) l.x[r] = T(0);
+      for (int q = 0; q < Lanes; ++q)
+        for (std::size_t r : l.dirichlet) v[q].x[r] = T(0);
     return;
   }
-  l.smoother->smooth(l.A, l.b.data(), l.x.data(), params_.pre_smooth, cpu::SweepDirection::forward,
-                     x_is_zero);
-  T* x = l.x.data();
-  cpu::defect(l.A, l.zones, l.b.data(), x, l.d.data());
-  for (std::size_t r : l.dirichlet) l.d[r] = T(0);
+  smooth<Lanes>(l, params_.pre_smooth, cpu::SweepDirection::forward, x_is_zero);
+  if constexpr (Lanes == 1)
+    cpu::defect(l.A, l.zones, v[0].b.data(), v[0].x.data(), v[0].d.data());
+  else
+    cpu::defect_pair(l.A, &l.zones, v[0].b.data(), v[0].x.data(), v[0].d.data(), v[1].b.data(),
+                     v[1].x.data(), v[1].d.data());
   Level& c = levels_[k - 1];
-  cpu::restrict_transpose(macros_, c.n, l.d.data(), c.b.data());
-  for (std::size_t r : c.dirichlet) c.b[r] = T(0);
-  vcycle(k - 1, true);
-  cpu::prolongate_add(macros_, c.n, c.x.data(), x);
-  l.smoother->smooth(l.A, l.b.data(), x, params_.post_smooth, cpu::SweepDirection::backward, false);
+  for (int q = 0; q < Lanes; ++q) {
+    for (std::size_t r : l.dirichlet) v[q].d[r] = T(0);
+    cpu::restrict_transpose(macros_, c.n, v[q].d.data(), c.lane[q].b.data());
+    for (std::size_t r : c.dirichlet) c.lane[q].b[r] = T(0);
+  }
+  vcycle<Lanes>(k - 1, true);
+  for (int q = 0; q < Lanes; ++q)
+    cpu::prolongate_add(macros_, c.n, c.lane[q].x.data(), v[q].x.data());
+  smooth<Lanes>(l, params_.post_smooth, cpu::SweepDirection::backward, false);
 }
 
 template <class T>
@@ -134,22 +174,23 @@ void CpuLocalMultigrid<T>::finest_defect_norms() {
     std::fill(norms_.begin(), norms_.end(), 0.0);
     return;
   }
-  cpu::defect(f.A, f.zones, f.b.data(), f.x.data(), f.d.data());
-  macro_norms(f.d.data(), f.rows / macros_, norms_);
+  Lane& v = f.lane[0];
+  cpu::defect(f.A, f.zones, v.b.data(), v.x.data(), v.d.data());
+  macro_norms(v.d.data(), f.rows / macros_, norms_);
 }
 
 template <class T>
 void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
   if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
   Level& f = levels_.back();
-  std::transform(defect, defect + f.rows, f.b.begin(), [](double v) { return static_cast<T>(v); });
+  load_defect<T>(defect, f.lane[0]);
   const int finest = static_cast<int>(levels_.size()) - 1;
   const bool measure = params_.digits > 0.0;
   const double target = std::pow(10.0, -params_.digits);
-  if (measure) macro_norms(f.b.data(), f.rows / macros_, initial_norms_);
+  if (measure) macro_norms(f.lane[0].b.data(), f.rows / macros_, initial_norms_);
   stats_ = {};
   for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) {
-    vcycle(finest, cycle == 1);
+    vcycle<1>(finest, cycle == 1);
     stats_.cycles = cycle;
     if (!measure) continue;
     finest_defect_norms();
@@ -164,8 +205,26 @@ void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
     stats_.worst_reduction = worst;
     if (done) break;
   }
-  const std::vector<T>& x = f.x;
-  std::transform(x.begin(), x.end(), correction, [](T v) { return static_cast<double>(v); });
+  store_correction(f.lane[0], correction);
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::solve_pair(const double* d0, const double* d1, double* c0, double* c1) {
+  if (params_.digits > 0.0) {
+    solve(d0, c0);
+    solve(d1, c1);
+    return;
+  }
+  if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
+  Level& f = levels_.back();
+  load_defect<T>(d0, f.lane[0]);
+  load_defect<T>(d1, f.lane[1]);
+  const int finest = static_cast<int>(levels_.size()) - 1;
+  for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) vcycle<2>(finest, cycle == 1);
+  stats_ = {};
+  stats_.cycles = params_.max_cycles;
+  store_correction(f.lane[0], c0);
+  store_correction(f.lane[1], c1);
 }
 
 template <class T>

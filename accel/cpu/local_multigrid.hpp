@@ -14,6 +14,7 @@
 // coarse-grid correction never touches them, so a defect that is 0 there gives a correction that
 // is exactly 0 there.
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -36,6 +37,10 @@ class CpuLocalMultigrid final : public LocalSolver {
   void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
+  /// The two V-cycles side by side, one pass over each level's matrix and smoother factors for
+  /// both (ILU(0) fuses its sweeps; other smoothers sweep one vector after the other). With
+  /// digits > 0 every vector stops on its own: two solve() calls.
+  void solve_pair(const double* d0, const double* d1, double* c0, double* c1) override;
   LocalSolveStats last_stats() const override { return stats_; }
   std::string description() const override;
 
@@ -43,14 +48,18 @@ class CpuLocalMultigrid final : public LocalSolver {
   const std::vector<std::size_t>& dirichlet_rows(int k) const { return levels_[k].dirichlet; }
 
  private:
+  /// One right-hand side's vectors on a level: lane 0 serves solve(), lanes 0 and 1 solve_pair().
+  struct Lane {
+    std::vector<T> b;  ///< right-hand side of this level's cycle
+    std::vector<T> x;  ///< iterate
+    std::vector<T> d;  ///< defect
+  };
   struct Level {
     BandedMatrix<T> A;                           ///< empty on the coarsest level (it has the LU)
     StencilZones<T> zones;                       ///< of A: its constant-stencil macros
     std::unique_ptr<cpu::Smoother<T>> smoother;  ///< null on the coarsest level
     std::vector<std::size_t> dirichlet;          ///< unit rows
-    std::vector<T> b;                            ///< right-hand side of this level's cycle
-    std::vector<T> x;                            ///< iterate
-    std::vector<T> d;                            ///< defect
+    std::array<Lane, 2> lane;
     int n = 0;
     std::size_t rows = 0;
   };
@@ -62,7 +71,12 @@ class CpuLocalMultigrid final : public LocalSolver {
   /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.
   void load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
                     std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu, const char* who) const;
+  /// One V-cycle on level k for the first Lanes lanes (1 or 2), each lane with the operations
+  /// and order of a cycle of its own.
+  template <int Lanes>
   void vcycle(int k, bool x_is_zero);
+  template <int Lanes>
+  void smooth(Level& l, int steps, cpu::SweepDirection direction, bool x_is_zero);
   /// Per macro 2-norm of b - A x on the finest level, into norms_.
   void finest_defect_norms();
 

@@ -175,6 +175,17 @@ void SharedNodes::sum(double* v) const {
       [&](const Copy& c, int p) -> double& { return v[c.local * nn + c.base + p * c.stride]; });
 }
 
+void SharedNodes::sum_pair(double* v0, double* v1) const {
+  const int n = n_;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  // The positions of an entity interleave the vectors: 2p in v0, 2p + 1 in v1.
+  sum_over_copies([n](const Entity& e) { return 2 * (e.edge ? n - 2 : 1); },
+                  [&](const Copy& c, int p) -> double& {
+                    double* v = p % 2 ? v1 : v0;
+                    return v[c.local * nn + c.base + (p / 2) * c.stride];
+                  });
+}
+
 void SharedNodes::average(double* v) const {
   sum(v);
   const std::size_t count = size();

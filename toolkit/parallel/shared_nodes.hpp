@@ -29,6 +29,9 @@ class SharedNodes {
 
   /// type-0 -> type-1: every copy of a shared node becomes the sum over all copies.
   void sum(double* v) const;
+  /// sum() of two vectors with one message per neighbour rank for both; each bitwise what sum()
+  /// makes of it.
+  void sum_pair(double* v0, double* v1) const;
   /// sum(), then every shared node divided by its multiplicity (design.md §2 `average`).
   void average(double* v) const;
   /// Global x . y of type-1 vectors, every global node counted once (weights 1/multiplicity);

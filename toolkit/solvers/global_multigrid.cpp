@@ -37,11 +37,11 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const GlobalLevel& level = hierarchy.level(l);
     operators_.emplace_back(level);
     const std::size_t size = level.matrix.rows();
-    work_[l] = {LevelVector(size), LevelVector(size), LevelVector(), LevelVector()};
+    work_[l][0] = {LevelVector(size), LevelVector(size), LevelVector(), LevelVector()};
     if (l > 0) {
       const std::size_t coarse_size = hierarchy.level(l - 1).matrix.rows();
-      work_[l].coarse_rhs.resize(coarse_size);
-      work_[l].coarse_x.resize(coarse_size);
+      work_[l][0].coarse_rhs.resize(coarse_size);
+      work_[l][0].coarse_x.resize(coarse_size);
     }
     auto& w = inverse_sqrt_multiplicity_[l];
     w = level.shared->inverse_multiplicity();
@@ -51,7 +51,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
         std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level);
     local_[l] = accel::make_local_solver(params_.local);
     local_[l]->setup(local_matrices(l));  // the solver keeps its own (converted) copies
-    local_[l]->pin_io(work_[l].defect.data(), work_[l].correction.data(), size);
+    local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
 }
@@ -73,65 +73,130 @@ void GlobalMultigrid::update() {
 
 GlobalMultigrid::~GlobalMultigrid() = default;
 
-void GlobalMultigrid::smooth(int l, const LevelVector& b, LevelVector& x, int steps) {
+void GlobalMultigrid::make_second_lane() {
+  for (auto& lanes : work_) {
+    const Work& first = lanes[0];
+    Work& second = lanes[1];
+    if (second.defect.size() == first.defect.size()) continue;
+    second = {LevelVector(first.defect.size()), LevelVector(first.correction.size()),
+              LevelVector(first.coarse_rhs.size()), LevelVector(first.coarse_x.size())};
+  }
+}
+
+template <int Lanes>
+void GlobalMultigrid::defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x,
+                              const LevelVector* weight) {
+  auto& w = work_[l];
+  if constexpr (Lanes == 1)
+    operators_[l].weighted_defect(*b[0], *x[0], weight, w[0].defect);
+  else
+    operators_[l].weighted_defect_pair(*b[0], *x[0], *b[1], *x[1], weight, w[0].defect,
+                                       w[1].defect);
+}
+
+template <int Lanes>
+void GlobalMultigrid::sum(const SharedNodes& shared, int l, LevelVector Work::*field) {
+  auto& w = work_[l];
+  if constexpr (Lanes == 1)
+    shared.sum((w[0].*field).data());
+  else
+    shared.sum_pair((w[0].*field).data(), (w[1].*field).data());
+}
+
+template <int Lanes>
+void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps) {
   const GlobalLevel& level = hierarchy_->level(l);
-  Work& w = work_[l];
+  auto& w = work_[l];
   const bool symmetric = params_.combination == SchwarzCombination::symmetric;
   const auto& weight =
       symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->inverse_multiplicity();
   for (int s = 0; s < steps; ++s) {
-    operators_[l].weighted_defect(b, x, symmetric ? &weight : nullptr, w.defect);
+    defects<Lanes>(l, b, x, symmetric ? &weight : nullptr);
     const auto start = std::chrono::steady_clock::now();
-    local_[l]->solve(w.defect.data(), w.correction.data());
+    if constexpr (Lanes == 1)
+      local_[l]->solve(w[0].defect.data(), w[0].correction.data());
+    else
+      local_[l]->solve_pair(w[0].defect.data(), w[1].defect.data(), w[0].correction.data(),
+                            w[1].correction.data());
     timings_.local_solve += seconds_since(start);
-    level.shared->sum(w.correction.data());
+    sum<Lanes>(*level.shared, l, &Work::correction);
     // x += omega W c, c filtered: one sweep.
-    const char* __restrict dirichlet = level.dirichlet.data();
-    const double* __restrict pw = weight.data();
-    const double* __restrict pc = w.correction.data();
-    double* __restrict px = x.data();
-    const double omega = params_.damping;
-    for (std::size_t i = 0; i < x.size(); ++i)
-      if (!dirichlet[i]) px[i] += omega * (pw[i] * pc[i]);
+    for (int q = 0; q < Lanes; ++q) {
+      const char* __restrict dirichlet = level.dirichlet.data();
+      const double* __restrict pw = weight.data();
+      const double* __restrict pc = w[q].correction.data();
+      double* __restrict px = x[q]->data();
+      const double omega = params_.damping;
+      for (std::size_t i = 0; i < x[q]->size(); ++i)
+        if (!dirichlet[i]) px[i] += omega * (pw[i] * pc[i]);
+    }
   }
 }
 
-void GlobalMultigrid::cycle(int l, const LevelVector& b, LevelVector& x) {
+template <int Lanes>
+void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x) {
   const GlobalLevel& level = hierarchy_->level(l);
-  Work& w = work_[l];
+  auto& w = work_[l];
   if (l == params_.coarse_level) {
     // Defect correction rather than x = A^{-1} b, so that a nonzero guess (the finest level
     // solved directly) keeps its Dirichlet values.
     const auto start = std::chrono::steady_clock::now();
-    operators_[l].weighted_defect(b, x, nullptr, w.defect);
-    coarse_->solve(w.defect, w.correction);
-    axpy(1.0, w.correction, x);
+    defects<Lanes>(l, b, x, nullptr);
+    for (int q = 0; q < Lanes; ++q) {
+      coarse_->solve(w[q].defect, w[q].correction);
+      axpy(1.0, w[q].correction, *x[q]);
+    }
     timings_.coarse_solve += seconds_since(start);
     return;
   }
   const GlobalLevel& coarse = hierarchy_->level(l - 1);
-  smooth(l, b, x, params_.pre_smooth);
+  smooth<Lanes>(l, b, x, params_.pre_smooth);
 
   // Restriction of the type-1 defect: scaled to a type-0 representation (each copy carries
   // 1/multiplicity), restricted per macro with P^T, summed to type-1 on the coarse level.
-  operators_[l].weighted_defect(b, x, &level.shared->inverse_multiplicity(), w.defect);
-  accel::cpu::restrict_transpose(level.matrix.macros, coarse.n, w.defect.data(),
-                                 w.coarse_rhs.data());
-  coarse.shared->sum(w.coarse_rhs.data());
-  filter(coarse.dirichlet, w.coarse_rhs);
+  defects<Lanes>(l, b, x, &level.shared->inverse_multiplicity());
+  for (int q = 0; q < Lanes; ++q)
+    accel::cpu::restrict_transpose(level.matrix.macros, coarse.n, w[q].defect.data(),
+                                   w[q].coarse_rhs.data());
+  sum<Lanes>(*coarse.shared, l, &Work::coarse_rhs);
+  Rhs<Lanes> coarse_b;
+  Iterates<Lanes> coarse_x;
+  for (int q = 0; q < Lanes; ++q) {
+    filter(coarse.dirichlet, w[q].coarse_rhs);
+    std::fill(w[q].coarse_x.begin(), w[q].coarse_x.end(), 0.0);
+    coarse_b[q] = &w[q].coarse_rhs;
+    coarse_x[q] = &w[q].coarse_x;
+  }
+  cycle<Lanes>(l - 1, coarse_b, coarse_x);
+  for (int q = 0; q < Lanes; ++q) {
+    accel::cpu::prolongate(level.matrix.macros, coarse.n, w[q].coarse_x.data(),
+                           w[q].correction.data());
+    LevelVector& xq = *x[q];
+    for (std::size_t i = 0; i < xq.size(); ++i)
+      if (!level.dirichlet[i]) xq[i] += w[q].correction[i];
+  }
 
-  std::fill(w.coarse_x.begin(), w.coarse_x.end(), 0.0);
-  cycle(l - 1, w.coarse_rhs, w.coarse_x);
-  accel::cpu::prolongate(level.matrix.macros, coarse.n, w.coarse_x.data(), w.correction.data());
-  for (std::size_t i = 0; i < x.size(); ++i)
-    if (!level.dirichlet[i]) x[i] += w.correction[i];
-
-  smooth(l, b, x, params_.post_smooth);
+  smooth<Lanes>(l, b, x, params_.post_smooth);
 }
 
 void GlobalMultigrid::apply(const LevelVector& d, LevelVector& c) {
   c.assign(d.size(), 0.0);
-  cycle(hierarchy_->finest(), d, c);
+  cycle<1>(hierarchy_->finest(), {&d}, {&c});
+}
+
+void GlobalMultigrid::apply_pair(const LevelVector& d0, const LevelVector& d1, LevelVector& c0,
+                                 LevelVector& c1) {
+  if (params_.local.target != accel::Target::cpu) {
+    // The cuda target has no fused pair solve, and only the first lane's vectors are
+    // page-locked (pin_io): two cycles keep both components on the direct DMA path.
+    apply(d0, c0);
+    apply(d1, c1);
+    return;
+  }
+  make_second_lane();
+  c0.assign(d0.size(), 0.0);
+  c1.assign(d1.size(), 0.0);
+  cycle<2>(hierarchy_->finest(), {&d0, &d1}, {&c0, &c1});
 }
 
 KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
@@ -149,7 +214,7 @@ KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
   };
   if (monitor.check(0, residual_norm())) return result;
   for (int it = 1; it <= params.max_iter; ++it) {
-    cycle(finest, b, x);
+    cycle<1>(finest, {&b}, {&x});
     if (monitor.check(it, residual_norm())) return result;
   }
   monitor.finish();

@@ -4,6 +4,7 @@
 // every macro solves its local problem (its local matrix, the global defect restricted to it)
 // with the local layer, and the corrections are combined at shared nodes and damped.
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,12 @@ class GlobalMultigrid final : public Preconditioner {
   /// One cycle on the finest level from a zero initial guess: c ~ A^{-1} d.
   void apply(const LevelVector& d, LevelVector& c) override;
 
+  /// apply() to two defects with the same operators (the velocity components): c0 and c1
+  /// bitwise what apply(d0, c0) and apply(d1, c1) give, for half the passes over the matrices
+  /// (global and local) and one shared-node exchange for both. No argument may alias another.
+  /// The cuda target runs two apply() calls.
+  void apply_pair(const LevelVector& d0, const LevelVector& d1, LevelVector& c0, LevelVector& c1);
+
   /// The multigrid as a stand-alone iteration on the finest level, from the guess in x.
   KrylovResult solve(const LevelVector& b, LevelVector& x, const KrylovParams& params);
 
@@ -62,16 +69,33 @@ class GlobalMultigrid final : public Preconditioner {
   std::string description() const;
 
  private:
-  /// One cycle on level l for A_l x = b, improving x in place.
-  void cycle(int l, const LevelVector& b, LevelVector& x);
-  /// The local solver's levels for global level l, coarsest first.
-  std::vector<const accel::BandedMatrix<double>*> local_matrices(int l) const;
-  /// `steps` additive Schwarz steps on level l.
-  void smooth(int l, const LevelVector& b, LevelVector& x, int steps);
-
   struct Work {
     LevelVector defect, correction, coarse_rhs, coarse_x;
   };
+
+  /// Lanes right-hand sides (1, or 2 for apply_pair) and their iterates: every step runs on
+  /// all lanes before the next, each lane with the operations of a cycle of its own.
+  template <int Lanes>
+  using Rhs = std::array<const LevelVector*, Lanes>;
+  template <int Lanes>
+  using Iterates = std::array<LevelVector*, Lanes>;
+
+  /// One cycle on level l for A_l x = b, improving x in place.
+  template <int Lanes>
+  void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x);
+  /// The local solver's levels for global level l, coarsest first.
+  std::vector<const accel::BandedMatrix<double>*> local_matrices(int l) const;
+  /// `steps` additive Schwarz steps on level l.
+  template <int Lanes>
+  void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps);
+  /// W (b - A x) of every lane into its work defect on level l.
+  template <int Lanes>
+  void defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, const LevelVector* weight);
+  /// Type-0 -> type-1 sum by `shared` of `field` of every lane's work on level l.
+  template <int Lanes>
+  void sum(const SharedNodes& shared, int l, LevelVector Work::*field);
+  /// The second lane's work vectors, made at the first apply_pair (Poisson never needs them).
+  void make_second_lane();
 
   const LevelHierarchy* hierarchy_;
   GlobalMultigridParams params_;
@@ -79,7 +103,7 @@ class GlobalMultigrid final : public Preconditioner {
   std::vector<LevelVector> inverse_sqrt_multiplicity_;  ///< levels 0..L
   /// Levels 0..L. Declared before local_, so destroyed after it: the local solvers hold the pages
   /// of defect and correction locked (LocalSolver::pin_io) until they are gone.
-  std::vector<Work> work_;
+  std::vector<std::array<Work, 2>> work_;
   std::vector<std::unique_ptr<LocalCoarseLevels>> local_levels_;  ///< levels 0..L (null <= Lc)
   std::vector<std::unique_ptr<accel::LocalSolver>> local_;        ///< levels 0..L (null <= Lc)
   std::optional<CoarseGridSolver> coarse_;

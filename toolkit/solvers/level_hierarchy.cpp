@@ -85,11 +85,12 @@ void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {
     if (dirichlet[i]) y[i] = x[i];
 }
 
-void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
-                                    const LevelVector* weight, LevelVector& d) const {
-  accel::cpu::spmv(level_->matrix, level_->zones, x.data(), d.data());
-  level_->shared->sum(d.data());
-  const char* __restrict dirichlet = level_->dirichlet.data();
+namespace {
+
+/// d = W (b - d) with d = A x summed, 0 on Dirichlet nodes (no weight: W = I).
+void finish_defect(const std::vector<char>& dirichlet_flags, const LevelVector& b,
+                   const LevelVector* weight, LevelVector& d) {
+  const char* __restrict dirichlet = dirichlet_flags.data();
   const double* __restrict pb = b.data();
   double* __restrict pd = d.data();
   const std::size_t size = d.size();
@@ -99,6 +100,25 @@ void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
   } else {
     for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : pb[i] - pd[i];
   }
+}
+
+}  // namespace
+
+void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
+                                    const LevelVector* weight, LevelVector& d) const {
+  accel::cpu::spmv(level_->matrix, level_->zones, x.data(), d.data());
+  level_->shared->sum(d.data());
+  finish_defect(level_->dirichlet, b, weight, d);
+}
+
+void LevelOperator::weighted_defect_pair(const LevelVector& b0, const LevelVector& x0,
+                                         const LevelVector& b1, const LevelVector& x1,
+                                         const LevelVector* weight, LevelVector& d0,
+                                         LevelVector& d1) const {
+  accel::cpu::spmv_pair(level_->matrix, &level_->zones, x0.data(), x1.data(), d0.data(), d1.data());
+  level_->shared->sum_pair(d0.data(), d1.data());
+  finish_defect(level_->dirichlet, b0, weight, d0);
+  finish_defect(level_->dirichlet, b1, weight, d1);
 }
 
 }  // namespace quilt

@@ -96,6 +96,11 @@ class LevelOperator final : public LinearOperator {
   /// Schwarz step and of the restriction in one sweep after the product, not four.
   void weighted_defect(const LevelVector& b, const LevelVector& x, const LevelVector* weight,
                        LevelVector& d) const;
+  /// weighted_defect for two vectors with one pass over the bands and one shared-node exchange;
+  /// d0 and d1 bitwise what weighted_defect gives each.
+  void weighted_defect_pair(const LevelVector& b0, const LevelVector& x0, const LevelVector& b1,
+                            const LevelVector& x1, const LevelVector* weight, LevelVector& d0,
+                            LevelVector& d1) const;
 
  private:
   const GlobalLevel* level_;

@@ -71,6 +71,7 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
       omega_(static_cast<T>(damping)),
       factors_(A.macros, A.n),
       work_(A.rows()),
+      work1_(A.rows()),
       window_(2 * static_cast<std::size_t>(A.n)) {
   refresh(A);
 }
@@ -86,36 +87,61 @@ void IluSmoother<T>::refresh(const BandedMatrix<T>& A) {
 }
 
 template <class T>
-void IluSmoother<T>::substitute(T* v) const {
+template <int Lanes>
+void IluSmoother<T>::substitute(const std::array<T*, Lanes>& v) const {
   const int n = factors_.n;
   const auto& f = factors_.band;
+  // The recurrences carry their last value in a register: one dependency chain per vector, so
+  // the chains of a pair overlap.
+  std::array<T, Lanes> last;
   for (int m = 0; m < factors_.macros; ++m) {
     const std::size_t base = static_cast<std::size_t>(m) * factors_.rows_per_macro();
     // L y = v, line by line upwards: the line below goes to the right-hand side at once, then the
     // recurrence over band -1.
     for (int j = 0; j < n; ++j) {
       const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
-      T* y = v + row0;
-      if (j > 0)
-        subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, y - n,
-                          y);
       const T* west = f[3].data() + row0;
-      for (int i = 1; i < n; ++i) y[i] -= west[i] * y[i - 1];
+      for (int q = 0; q < Lanes; ++q) {
+        T* y = v[q] + row0;
+        if (j > 0)
+          subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, y - n,
+                            y);
+        last[q] = y[0];
+      }
+      for (int i = 1; i < n; ++i)
+        for (int q = 0; q < Lanes; ++q)
+          v[q][row0 + i] = last[q] = v[q][row0 + i] - west[i] * last[q];
     }
     // U z = y, line by line downwards, with the line above and the recurrence over band +1.
     for (int j = n - 1; j >= 0; --j) {
       const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
-      T* z = v + row0;
-      if (j < n - 1)
-        subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, z + n,
-                          z);
       const T* east = f[5].data() + row0;
       const T* inv_pivot = f[4].data() + row0;
-      z[n - 1] *= inv_pivot[n - 1];
-      for (int i = n - 2; i >= 0; --i) z[i] = (z[i] - east[i] * z[i + 1]) * inv_pivot[i];
+      for (int q = 0; q < Lanes; ++q) {
+        T* z = v[q] + row0;
+        if (j < n - 1)
+          subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, z + n,
+                            z);
+        z[n - 1] = last[q] = z[n - 1] * inv_pivot[n - 1];
+      }
+      for (int i = n - 2; i >= 0; --i)
+        for (int q = 0; q < Lanes; ++q) {
+          T* z = v[q] + row0;
+          z[i] = last[q] = (z[i] - east[i] * last[q]) * inv_pivot[i];
+        }
     }
   }
 }
+
+namespace {
+
+/// x += omega c over `rows` values.
+template <class T>
+void add_scaled(std::size_t rows, T omega, const T* __restrict c, T* __restrict x) {
+  for (std::size_t r = 0; r < rows; ++r) x[r] += omega * c[r];
+}
+
+}  // namespace
 
 template <class T>
 void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection,
@@ -126,10 +152,29 @@ void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int step
       std::copy(b, b + A.rows(), work_.begin());
     else
       defect(A, b, x, work_.data());
-    substitute(work_.data());
-    const T* __restrict c = work_.data();
-    T* __restrict xr = x;
-    for (std::size_t r = 0; r < A.rows(); ++r) xr[r] += omega_ * c[r];
+    substitute<1>({work_.data()});
+    add_scaled(A.rows(), omega_, work_.data(), x);
+  }
+}
+
+template <class T>
+void IluSmoother<T>::smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, const T* b1, T* x1,
+                                 int steps, SweepDirection, bool x_is_zero) {
+  if (x_is_zero) {
+    std::fill(x0, x0 + A.rows(), T(0));
+    std::fill(x1, x1 + A.rows(), T(0));
+  }
+  for (int s = 0; s < steps; ++s) {
+    if (s == 0 && x_is_zero) {
+      std::copy(b0, b0 + A.rows(), work_.begin());
+      std::copy(b1, b1 + A.rows(), work1_.begin());
+    } else {
+      defect_pair(A, static_cast<const StencilZones<T>*>(nullptr), b0, x0, work_.data(), b1, x1,
+                  work1_.data());
+    }
+    substitute<2>({work_.data(), work1_.data()});
+    add_scaled(A.rows(), omega_, work_.data(), x0);
+    add_scaled(A.rows(), omega_, work1_.data(), x1);
   }
 }
 

@@ -20,6 +20,10 @@ class IluSmoother final : public Smoother<T> {
   IluSmoother(const BandedMatrix<T>& A, double damping);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
+  /// Both vectors per pass: one read of A for the two defects, one of the factors for the two
+  /// substitutions, whose recurrences interleave.
+  void smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, const T* b1, T* x1, int steps,
+                   SweepDirection direction, bool x_is_zero) override;
 
   /// The factorisation's double copy of two x-lines of rows (all that the elimination of a row
   /// reads): 2 n of them.
@@ -37,12 +41,15 @@ class IluSmoother final : public Smoother<T> {
 
  private:
   void refresh(const BandedMatrix<T>& A) override;
-  /// v <- U^{-1} L^{-1} v on every macro.
-  void substitute(T* v) const;
+  /// v[q] <- U^{-1} L^{-1} v[q] on every macro, for the Lanes vectors v[q] side by side (each as
+  /// if alone: the same operations in the same order).
+  template <int Lanes>
+  void substitute(const std::array<T*, Lanes>& v) const;
 
   T omega_;
   BandedMatrix<T> factors_;
-  std::vector<T> work_;  ///< the defect, then the correction
+  std::vector<T> work_;   ///< the defect, then the correction
+  std::vector<T> work1_;  ///< the same for the second vector of smooth_pair
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;

@@ -43,6 +43,15 @@ class Smoother {
   virtual void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps,
                       SweepDirection direction, bool x_is_zero) = 0;
 
+  /// smooth() on A x0 = b0 and on A x1 = b1 (the two right-hand sides of the velocity
+  /// components), each bitwise as smooth() leaves it. A smoother that can read its matrix and
+  /// factors once for both overrides this; the default sweeps one vector after the other.
+  virtual void smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, const T* b1, T* x1,
+                           int steps, SweepDirection direction, bool x_is_zero) {
+    smooth(A, b0, x0, steps, direction, x_is_zero);
+    smooth(A, b1, x1, steps, direction, x_is_zero);
+  }
+
   /// Recomputes what the smoother precomputed for new numbers of A in the storage the constructor
   /// made: nothing is allocated, and the smoother then sweeps bitwise as one built from A would.
   /// Throws AccelError when A has other macros or n than the smoother was built for, and for the
