@@ -7,6 +7,7 @@
 
 #include "common/key_choice.hpp"
 #include "common/scarc_options.hpp"
+#include "flow/step_size_control.hpp"
 #include "io/output.hpp"
 #include "mesh/msh_reader.hpp"
 #include "parallel/rank_consistency.hpp"
@@ -320,7 +321,7 @@ std::optional<TimeSteppingParams> read_time(const Config& config) {
   if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
   t.tolerance = config.get("time.tolerance", Range<double>::at_least(0));
   t.step_max = cap_of_key(config.get("time.step_max", Range<double>::at_least(0)));
-  if (t.tolerance > 0 && t.scheme == TimeScheme::fractional_step_theta)
+  if (t.tolerance > 0 && !has_local_error_estimate(t.scheme))
     config.fail("time.tolerance",
                 "adaptive steps need time.scheme = euler, bdf2 or cn (the fractional-step theta "
                 "scheme has no error estimate here)");

@@ -17,8 +17,11 @@
 
 namespace quilt {
 
+/// Whether `scheme` has the estimate below: every scheme but the fractional-step theta scheme.
+bool has_local_error_estimate(TimeScheme scheme);
+
 /// f of |u(t + k) - u^{n+1}| ~ f |u^{n+1} - u^P| for one step of `scheme` at the step ratio
-/// w = k / k_prev > 0. SolverError for the fractional-step theta scheme.
+/// w = k / k_prev > 0. SolverError for a scheme without the estimate.
 double local_error_factor(TimeScheme scheme, double w);
 
 /// The exponent of the local error, O(k^{q}): 2 for backward Euler, 3 for the second-order

@@ -32,7 +32,10 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
                       std::to_string(params.tolerance));
   if (!(params.step_max > 0))
     throw SolverError("time.step_max must be > 0, got " + std::to_string(params.step_max));
-  if (adaptive()) (void)local_error_factor(params.scheme, 1.0);  // refuses fs-theta here
+  if (adaptive() && !has_local_error_estimate(params.scheme))
+    throw SolverError(
+        "adaptive time steps (time.tolerance > 0) need time.scheme = euler, bdf2 or cn: the "
+        "fractional-step theta scheme has no predictor-corrector error estimate");
 }
 
 NavierStokesResult TimeStepper::solve(double c, double t) {
