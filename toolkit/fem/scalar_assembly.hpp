@@ -27,7 +27,7 @@ void assemble_lumped_mass(const MacroGeometry& g, double* diagonal);
 /// Adds the lumped mass, scale * int phi_i, to the diagonal of macro `m` of A.
 void add_lumped_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, double scale = 1.0);
 
-/// Load vector b_i = int f phi_i with 3x3 Gauss per element (n*n values, overwritten).
+/// Load vector b_i = int f phi_i with 2x2 Gauss per element (n*n values, overwritten).
 void assemble_load(const MacroGeometry& g, const ScalarFunction& f, double* b);
 
 /// Errors of a Q1 function u_h (nodal values on this macro) against an exact solution, as
