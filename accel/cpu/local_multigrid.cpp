@@ -75,6 +75,13 @@ void CpuLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*>
 }
 
 template <class T>
+void CpuLocalMultigrid<T>::shape_lane(const Level& l, std::size_t k, Lane& v) {
+  v.b.assign(l.rows, T(0));
+  v.x.assign(l.rows, T(0));
+  if (k > 0) v.d.assign(l.rows, T(0));
+}
+
+template <class T>
 auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<double>*>& levels)
     -> std::vector<Level> {
   std::vector<Level> built(levels.size());
@@ -84,11 +91,7 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
     l.n = src.n;
     l.rows = src.rows();
     l.dirichlet = unit_rows(src);
-    for (Lane& v : l.lane) {
-      v.b.assign(l.rows, T(0));
-      v.x.assign(l.rows, T(0));
-      if (k > 0) v.d.assign(l.rows, T(0));
-    }
+    shape_lane(l, k, l.lane[0]);  // lane 1 waits for the first solve_pair
     if (k == 0) continue;
     l.A = BandedMatrix<T>(src.macros, src.n);
   }
@@ -217,6 +220,8 @@ void CpuLocalMultigrid<T>::solve_pair(const double* d0, const double* d1, double
   }
   if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
   Level& f = levels_.back();
+  if (f.lane[1].b.empty())
+    for (std::size_t k = 0; k < levels_.size(); ++k) shape_lane(levels_[k], k, levels_[k].lane[1]);
   load_defect<T>(d0, f.lane[0]);
   load_defect<T>(d1, f.lane[1]);
   const int finest = static_cast<int>(levels_.size()) - 1;

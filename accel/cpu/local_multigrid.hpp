@@ -49,6 +49,8 @@ class CpuLocalMultigrid final : public LocalSolver {
 
  private:
   /// One right-hand side's vectors on a level: lane 0 serves solve(), lanes 0 and 1 solve_pair().
+  /// Lane 1 is shaped at the first solve_pair(): a scalar operator that is never solved in pairs
+  /// (Poisson, the pressure Laplacian) does not carry it.
   struct Lane {
     std::vector<T> b;  ///< right-hand side of this level's cycle
     std::vector<T> x;  ///< iterate
@@ -66,6 +68,8 @@ class CpuLocalMultigrid final : public LocalSolver {
 
   /// The levels of setup() with their storage made (matrices, vectors, Dirichlet rows), no
   /// numbers yet.
+  /// Zeroed vectors of level k's size (no defect on the coarsest level, which has the LU).
+  static void shape_lane(const Level& l, std::size_t k, Lane& v);
   static std::vector<Level> shaped_levels(const std::vector<const BandedMatrix<double>*>& levels);
   /// The numbers of setup() and update(): the matrices converted into `into`, their smoothers
   /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.

@@ -16,6 +16,7 @@ UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
     : n_(n),
       row_start_(std::move(row_start)),
       column_(std::move(column)),
+      value_(column_.size(), 0.0),
       control_(UMFPACK_CONTROL),
       work_index_(n),
       work_(n) {
@@ -26,8 +27,7 @@ UmfpackFactorisation::UmfpackFactorisation(int n, std::vector<int> row_start,
   control_[UMFPACK_IRSTEP] = 0;
 }
 
-void UmfpackFactorisation::factorise(std::vector<double> value) {
-  value_ = std::move(value);
+void UmfpackFactorisation::factorise() {
   // UMFPACK reads compressed columns: handed our rows it sees A^T, so solve() asks for the
   // transposed system (UMFPACK_At) to get A x = b.
   if (!symbolic_) {
@@ -170,22 +170,25 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
       filled[r] += static_cast<int>(nn);
     }
   }
+  sent_.resize(entries_.size());
+  if (comm.rank() == 0) received_.resize(all_rows.size());
   update();
 }
 
 void CoarseGridSolver::update() {
-  const Communicator& comm = hierarchy_->comm();
   const accel::BandedMatrix<double>& A = hierarchy_->level(level_).matrix;
-  std::vector<double> local(entries_.size()), all;
   for (std::size_t e = 0; e < entries_.size(); ++e)
-    local[e] = A.band[entries_[e].first][entries_[e].second];
-  std::vector<int> counts, displs;
-  gather_to_root(comm, local, all, MPI_DOUBLE, counts, displs);
-  if (comm.rank() != 0) return;
-  std::vector<double> value = unit_rows_;
-  for (std::size_t t = 0; t < all.size(); ++t)
-    if (slot_[t] >= 0) value[slot_[t]] += all[t];
-  factorisation_->factorise(std::move(value));
+    sent_[e] = A.band[entries_[e].first][entries_[e].second];
+  check_mpi(MPI_Gatherv(sent_.data(), static_cast<int>(sent_.size()), MPI_DOUBLE, received_.data(),
+                        entry_counts_.data(), entry_displacements_.data(), MPI_DOUBLE, 0,
+                        hierarchy_->comm().handle()),
+            "MPI_Gatherv (coarse matrix)");
+  if (hierarchy_->comm().rank() != 0) return;
+  const std::span<double> value = factorisation_->values();
+  std::copy(unit_rows_.begin(), unit_rows_.end(), value.begin());
+  for (std::size_t t = 0; t < received_.size(); ++t)
+    if (slot_[t] >= 0) value[slot_[t]] += received_[t];
+  factorisation_->factorise();
 }
 
 CoarseGridSolver::~CoarseGridSolver() = default;

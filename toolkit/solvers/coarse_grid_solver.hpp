@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -23,8 +24,10 @@ class UmfpackFactorisation {
   ~UmfpackFactorisation();
   UmfpackFactorisation(const UmfpackFactorisation&) = delete;
   UmfpackFactorisation& operator=(const UmfpackFactorisation&) = delete;
-  /// LU of the matrix with these values (in the order of `column`).
-  void factorise(std::vector<double> value);
+  /// The matrix entries in the order of `column`: written in place, then factorise().
+  std::span<double> values() { return value_; }
+  /// LU of the matrix with the current values().
+  void factorise();
   /// x = A^{-1} b
   void solve(const std::vector<double>& b, std::vector<double>& x) const;
 
@@ -58,6 +61,8 @@ class CoarseGridSolver {
   /// This rank's entries sent to rank 0: band k, row r of the level's type-0 matrix.
   std::vector<std::pair<int, std::size_t>> entries_;
   std::vector<int> entry_counts_, entry_displacements_;  ///< per rank (rank 0 only)
+  /// update()'s buffers, sized once: this rank's entries, and all ranks' (rank 0 only).
+  std::vector<double> sent_, received_;
   std::vector<int> slot_;                    ///< CSR position of every gathered entry (rank 0 only)
   std::vector<double> unit_rows_;            ///< CSR values with the Dirichlet unit rows (rank 0)
   std::vector<int> counts_, displacements_;  ///< per rank: values of its macros (rank 0 only)
