@@ -1,10 +1,11 @@
 // The line smoothers (TRIGS along x or y, ADI-TRIGS; accel/cpu/smoothers/line_smoother.hpp):
 // their sweeps against the dense reference of their formulas, exact solves of matrices that have
 // only the bands of their lines, singular lines named in errors, and their robustness for
-// anisotropic operators.
+// anisotropic operators; the grid transpose that turns y-lines into x-lines.
 
 #include <gtest/gtest.h>
 
+#include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "smoother_test_support.hpp"
 
 namespace quilt::accel::smoother_tests {
@@ -149,6 +150,35 @@ INSTANTIATE_TEST_SUITE_P(Aspects, SmootherAnisotropic,
                                static_cast<int>(strong_y ? info.param : 1 / info.param + 0.5));
                            return std::string(name);
                          });
+
+// ------------------------------------------------------------------------------------------------
+// The grid transpose moves register blocks and the rim element by element: every grid size
+// (blocks only, rim only, both) must move each node of each macro to its mirror node.
+
+template <class T>
+void expect_grid_transpose(int macros, int n) {
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  std::vector<T> in(macros * nn), out(macros * nn, T(-1)), back(macros * nn);
+  for (std::size_t r = 0; r < in.size(); ++r) in[r] = static_cast<T>(r) + T(0.25);
+  cpu::transpose_grid(macros, n, in.data(), out.data());
+  for (int m = 0; m < macros; ++m)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        ASSERT_EQ(out[m * nn + j + static_cast<std::size_t>(i) * n],
+                  in[m * nn + i + static_cast<std::size_t>(j) * n])
+            << "n " << n << ", macro " << m << ", node (" << i << ", " << j << ")";
+  cpu::transpose_grid(macros, n, out.data(), back.data());
+  EXPECT_EQ(back, in) << "n " << n;
+}
+
+TEST(GridTranspose, MovesEveryNodeToItsMirrorForEveryGridSize) {
+  for (int n = 1; n <= 41; ++n) {
+    expect_grid_transpose<float>(3, n);
+    expect_grid_transpose<double>(3, n);
+  }
+  expect_grid_transpose<float>(2, 129);
+  expect_grid_transpose<double>(2, 129);
+}
 
 }  // namespace
 }  // namespace quilt::accel::smoother_tests
