@@ -28,26 +28,27 @@ LocalCoarseLevels::LocalCoarseLevels(const LevelHierarchy& h, int level, int loc
   const int macros = h.level(level).local_matrix.macros;
   const int coarsest = std::max(0, std::min(local_coarse_level, level));
   for (int k = coarsest; k < level; ++k) levels_.emplace_back(macros, accel::nodes_per_side(k));
-  // The part coarsened by Galerkin products: the whole local matrix, or A - R.
-  galerkin_.emplace_back(macros, accel::nodes_per_side(level));
+  // The part coarsened by Galerkin products, A - R, when there is a rediscretised part R; else
+  // the local matrix itself, read where the hierarchy keeps it (a copy was 15 % of the peak
+  // memory of a Poisson solve).
   if (hybrid_)
-    for (int k = level - 1; k > coarsest; --k)
-      galerkin_.emplace_back(macros, accel::nodes_per_side(k));
+    for (int k = level; k > coarsest; --k) galerkin_.emplace_back(macros, accel::nodes_per_side(k));
   update();
 }
 
 void LocalCoarseLevels::update() {
   const GlobalLevel& fine = h_->level(level_);
-  accel::BandedMatrix<double>& g = galerkin_.front();
-  g.assign(fine.local_matrix);
-  if (hybrid_) subtract(fine.local_rediscretised, g);
+  if (!galerkin_.empty()) {  // hybrid, with coarse levels
+    galerkin_.front().assign(fine.local_matrix);
+    subtract(fine.local_rediscretised, galerkin_.front());
+  }
   // Level k = level - 1 - i is P^T (level k + 1) P of the Galerkin part, plus R_k if hybrid.
   const int count = static_cast<int>(levels_.size());
   for (int i = 0; i < count; ++i) {
     const int k = level_ - 1 - i;
     accel::BandedMatrix<double>& out = levels_[count - 1 - i];
     if (!hybrid_) {
-      accel::cpu::galerkin_coarse(i == 0 ? g : levels_[count - i], out);
+      accel::cpu::galerkin_coarse(i == 0 ? fine.local_matrix : levels_[count - i], out);
       continue;
     }
     const bool last = i + 1 == count;

@@ -34,8 +34,9 @@ class LocalCoarseLevels {
   const LevelHierarchy* h_;
   int level_;
   bool hybrid_;
-  std::vector<accel::BandedMatrix<double>> levels_;    ///< coarsest first
-  std::vector<accel::BandedMatrix<double>> galerkin_;  ///< the Galerkin part, finest first
+  std::vector<accel::BandedMatrix<double>> levels_;  ///< coarsest first
+  /// The Galerkin part A - R of the hybrid levels, finest first (empty without R).
+  std::vector<accel::BandedMatrix<double>> galerkin_;
 };
 
 /// A copy of LocalCoarseLevels(h, level, local_coarse_level).matrices().
