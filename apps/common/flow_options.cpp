@@ -130,6 +130,9 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
     ("solver.schur", po::value<std::string>()->default_value(choice_name(kSchurApproximations, defaults.schur)),
      "pressure Schur complement approximation: pcd (pressure convection-diffusion) | lsc "
      "(least-squares commutator) | mass (nu M_p^-1)")
+    ("solver.schur.coarse_nodes", po::value<long long>()->default_value(static_cast<long long>(defaults.schur_coarse_nodes)),
+     "coarse-space correction of the Schur approximation: the exact Schur complement of the "
+     "finest level below L with at most this many global nodes (dense; 0: none)")
     ("solver.lsc.scaling", po::value<std::string>()->default_value(choice_name(kLscScalings, defaults.lsc_scaling)),
      "diagonal velocity weight Q of solver.schur = lsc: diagonal (diag(A)) | mass (lumped mass)")
     ("solver.velocity.cycles", po::value<int>()->default_value(defaults.velocity_cycles),
@@ -205,6 +208,9 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
   p.linear.restart = config.get("solver.restart", Range<int>::at_least(1));
   p.schur = read_choice(config, "solver.schur", kSchurApproximations);
   p.lsc_scaling = read_choice(config, "solver.lsc.scaling", kLscScalings);
+  // Read as a signed number: -1 would wrap to 2^64 - 1 as an unsigned one.
+  p.schur_coarse_nodes = static_cast<std::size_t>(
+      config.get("solver.schur.coarse_nodes", Range<long long>::at_least(0)));
   p.velocity_cycles = config.get("solver.velocity.cycles", Range<int>::at_least(1));
   VelocitySmoother& v = p.velocity_smoother;
   v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);

@@ -134,6 +134,18 @@ void NavierStokesAssembly::assemble_pressure_laplacian(LevelHierarchy& laplacian
   });
 }
 
+void NavierStokesAssembly::assemble_blocks(int level, FlowBlocks& blocks,
+                                           accel::BandedMatrix<double>& A) const {
+  for (auto* block : {&A, &blocks.B1, &blocks.B2, &blocks.D1, &blocks.D2, &blocks.C})
+    block->fill(0.0);
+  for (int m = 0; m < problem_->mesh.num_local(); ++m) {
+    const MacroGeometry& g = velocity_.geometry(level, m);
+    add_navier_stokes_blocks(g, velocity_at(g, m), nu_, convection_, stab_,
+                             {&A, &blocks.B1, &blocks.B2, &blocks.D1, &blocks.D2, &blocks.C}, m,
+                             time_coefficient_);
+  }
+}
+
 void NavierStokesAssembly::assemble_time_load(double nu) {
   time_load_.values().assign(time_load_.values().size(), 0.0);
   if (time_coefficient_ == 0.0) return;

@@ -44,6 +44,10 @@ class NavierStokesAssembly {
   /// pressure operator of a time step (add_stabilised_pressure_laplacian), at the linearisation,
   /// viscosity and time step of the last assemble(); c = 0: A_p itself, bitwise.
   void assemble_pressure_laplacian(LevelHierarchy& laplacian, double c) const;
+  /// B, D, C of a coarser level at the linearisation of the last assemble() (its A, without a
+  /// pseudo-time or time-step mass, into the scratch `A`): the coarse pressure Schur complement
+  /// (flow/coarse_schur_complement.hpp) takes A itself from velocity().
+  void assemble_blocks(int level, FlowBlocks& blocks, accel::BandedMatrix<double>& A) const;
   /// The Newton blocks of the Jacobian at v (after assemble() at the same v and time terms).
   void assemble_newton(const FlowVector& v, double nu);
 

@@ -67,6 +67,10 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
     pressure_mg_.emplace(*laplacian_,
                          with_coarse_level(params.multigrid, problem_, params.coarse_threshold));
   }
+  const int coarse =
+      choose_schur_coarse_level(problem_.mesh.mesh, problem_.level, params.schur_coarse_nodes);
+  if (coarse >= 0)
+    coarse_schur_.emplace(assembly_.velocity(), coarse, !problem_.boundary.has_natural_outflow);
   problem_.impose_dirichlet_values(v_);
   timings_.setup = seconds(created_, Clock::now());
 }
@@ -102,6 +106,14 @@ void NavierStokesSolver::update_multigrids() {
   timings_.assembly += seconds(t_start, t_assembled);
   velocity_mg_.emplace(assembly_.velocity(), velocity_mg_params_);
   timings_.setup += seconds(t_assembled, Clock::now());
+}
+
+void NavierStokesSolver::update_coarse_schur() {
+  const auto t_start = Clock::now();
+  CoarseSchurComplement& coarse = *coarse_schur_;
+  assembly_.assemble_blocks(coarse.level(), coarse.blocks(), coarse.scratch_operator());
+  coarse.update();
+  timings_.assembly += seconds(t_start, Clock::now());
 }
 
 double NavierStokesSolver::nonlinear_residual(double inverse_dtau) {
@@ -161,6 +173,13 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
 }
 
 std::unique_ptr<PressureSchurApproximation> NavierStokesSolver::schur_approximation(double nu) {
+  std::unique_ptr<PressureSchurApproximation> fine = fine_schur_approximation(nu);
+  if (!coarse_schur_) return fine;
+  return std::make_unique<CoarseCorrectedSchur>(std::move(fine), *coarse_schur_);
+}
+
+std::unique_ptr<PressureSchurApproximation> NavierStokesSolver::fine_schur_approximation(
+    double nu) {
   const GlobalLevel& finest = assembly_.velocity().level(problem_.level);
   switch (params_.schur) {
     case SchurApproximation::pcd:
@@ -292,7 +311,8 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
   // later ones (DFG 2D-3, L = 4, t in [0, 0.2]: 1037 FGMRES iterations against 1036 with an
   // update at every correction, and a third less assembly time), unless a correction missed its
   // target. A stationary solve updates them at every correction.
-  if (!transient_.history || corrections_ == 0 || refresh_multigrids_) update_multigrids();
+  const bool refreshed = !transient_.history || corrections_ == 0 || refresh_multigrids_;
+  if (refreshed) update_multigrids();
   const bool newton = use_newton(stage, log.residual);
   newton_blocked_ = false;
   KrylovParams linear = params_.linear;
@@ -310,6 +330,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
                         assembly_.viscous_term());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
+  if (coarse_schur_ && refreshed) update_coarse_schur();
   // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
   if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
     stage.schur = schur_approximation(stage.nu);

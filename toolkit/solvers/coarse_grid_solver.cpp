@@ -65,27 +65,56 @@ void UmfpackFactorisation::solve(const std::vector<double>& b, std::vector<doubl
     throw SolverError("coarse grid: umfpack_di_solve failed with status " + std::to_string(status));
 }
 
-namespace {
-
-/// Gathers `local` of every rank into `all` on rank 0; counts and displacements per rank there.
-template <class T>
-void gather_to_root(const Communicator& comm, const std::vector<T>& local, std::vector<T>& all,
-                    MPI_Datatype type, std::vector<int>& counts, std::vector<int>& displs) {
-  int count = static_cast<int>(local.size());
-  counts.assign(comm.size(), 0);
-  displs.assign(comm.size(), 0);
-  check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.handle()),
-            "MPI_Gather (coarse grid)");
-  if (comm.rank() == 0) {
-    std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
-    all.resize(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
+LevelEntries level_entries(const DistributedMesh& dm, const GlobalLevel& level,
+                           const GlobalNumbering& numbering, bool skip_dirichlet_rows) {
+  const int n = level.n;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  LevelEntries e;
+  for (int m = 0; m < dm.num_local(); ++m) {
+    const auto ids = numbering.cell_nodes(dm.macros[m]);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const std::size_t r = i + static_cast<std::size_t>(j) * n;
+        if (level.dirichlet[m * nn + r]) {
+          e.dirichlet_ids.push_back(static_cast<int>(ids[r]));
+          if (skip_dirichlet_rows) continue;
+        }
+        for (int k = 0; k < accel::kBands; ++k) {
+          const int di = k % 3 - 1, dj = k / 3 - 1;
+          if (i + di < 0 || i + di >= n || j + dj < 0 || j + dj >= n) continue;
+          e.entries.emplace_back(k, m * nn + r);
+          e.rows.push_back(static_cast<int>(ids[r]));
+          e.cols.push_back(static_cast<int>(ids[(i + di) + static_cast<std::size_t>(j + dj) * n]));
+        }
+      }
   }
-  check_mpi(MPI_Gatherv(local.data(), count, type, all.data(), counts.data(), displs.data(), type,
-                        0, comm.handle()),
-            "MPI_Gatherv (coarse grid)");
+  return e;
 }
 
-}  // namespace
+std::vector<std::size_t> row_major_order(const std::vector<int>& rows,
+                                         const std::vector<int>& cols) {
+  std::vector<std::size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return rows[a] != rows[b] ? rows[a] < rows[b] : cols[a] < cols[b];
+  });
+  return order;
+}
+
+std::vector<std::size_t> gathered_node_ids(const DistributedMesh& dm,
+                                           const GlobalNumbering& numbering,
+                                           const std::vector<int>& displacements) {
+  const std::size_t nn = static_cast<std::size_t>(numbering.n()) * numbering.n();
+  std::vector<std::size_t> ids_of(nn * dm.mesh.num_cells());
+  std::vector<std::size_t> filled(displacements.size(), 0);
+  for (int c = 0; c < dm.mesh.num_cells(); ++c) {  // ascending cells = each rank's macro order
+    const int r = dm.owner[c];
+    const auto ids = numbering.cell_nodes(c);
+    std::copy(ids.begin(), ids.end(), ids_of.begin() + displacements[r] + filled[r]);
+    filled[r] += nn;
+  }
+  return ids_of;
+}
 
 CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
     : hierarchy_(&hierarchy), level_(level) {
@@ -97,42 +126,19 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
   const int n = lev.n;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
 
-  // The pattern: every in-grid band entry of this rank's non-Dirichlet rows (type-0 parts that
-  // rank 0 adds up), whatever its value, so that it holds for every later update; and the global
-  // ids of the Dirichlet nodes, which become unit rows.
-  std::vector<int> rows, cols, dirichlet_ids;
-  for (int m = 0; m < dm.num_local(); ++m) {
-    const auto ids = numbering.cell_nodes(dm.macros[m]);
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) {
-        const std::size_t r = i + static_cast<std::size_t>(j) * n;
-        if (lev.dirichlet[m * nn + r]) {
-          dirichlet_ids.push_back(static_cast<int>(ids[r]));
-          continue;
-        }
-        for (int k = 0; k < accel::kBands; ++k) {
-          const int di = k % 3 - 1, dj = k / 3 - 1;
-          if (i + di < 0 || i + di >= n || j + dj < 0 || j + dj >= n) continue;
-          entries_.emplace_back(k, m * nn + r);
-          rows.push_back(static_cast<int>(ids[r]));
-          cols.push_back(static_cast<int>(ids[(i + di) + static_cast<std::size_t>(j + dj) * n]));
-        }
-      }
-  }
+  // The pattern: the entries of the non-Dirichlet rows; the Dirichlet nodes become unit rows.
+  LevelEntries own = level_entries(dm, lev, numbering, true);
+  entries_ = std::move(own.entries);
   std::vector<int> all_rows, all_cols, all_dirichlet, unused_counts, unused_displs;
-  gather_to_root(comm, rows, all_rows, MPI_INT, entry_counts_, entry_displacements_);
-  gather_to_root(comm, cols, all_cols, MPI_INT, unused_counts, unused_displs);
-  gather_to_root(comm, dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs);
+  gather_to_root(comm, own.rows, all_rows, MPI_INT, entry_counts_, entry_displacements_);
+  gather_to_root(comm, own.cols, all_cols, MPI_INT, unused_counts, unused_displs);
+  gather_to_root(comm, own.dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs);
 
   if (comm.rank() == 0) {
     const int N = static_cast<int>(global_size_);
     std::vector<char> is_dirichlet(N, 0);
     for (int id : all_dirichlet) is_dirichlet[id] = 1;
-    std::vector<std::size_t> order(all_rows.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return all_rows[a] != all_rows[b] ? all_rows[a] < all_rows[b] : all_cols[a] < all_cols[b];
-    });
+    const std::vector<std::size_t> order = row_major_order(all_rows, all_cols);
     // CSR pattern; duplicates share a slot, summed in gathered order (rank order, then macro
     // order) by update(): deterministic for a given rank count.
     std::vector<int> row_start(N + 1, 0), column;
@@ -160,16 +166,7 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
   displacements_.assign(comm.size(), 0);
   for (int c = 0; c < dm.mesh.num_cells(); ++c) counts_[dm.owner[c]] += static_cast<int>(nn);
   std::partial_sum(counts_.begin(), counts_.end() - 1, displacements_.begin() + 1);
-  if (comm.rank() == 0) {
-    gathered_ids_.resize(std::accumulate(counts_.begin(), counts_.end(), std::size_t{0}));
-    std::vector<int> filled(comm.size(), 0);
-    for (int c = 0; c < dm.mesh.num_cells(); ++c) {  // ascending cells = each rank's macro order
-      const int r = dm.owner[c];
-      const auto ids = numbering.cell_nodes(c);
-      std::copy(ids.begin(), ids.end(), gathered_ids_.begin() + displacements_[r] + filled[r]);
-      filled[r] += static_cast<int>(nn);
-    }
-  }
+  if (comm.rank() == 0) gathered_ids_ = gathered_node_ids(dm, numbering, displacements_);
   sent_.resize(entries_.size());
   if (comm.rank() == 0) received_.resize(all_rows.size());
   update();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "la/vector_ops.hpp"
+#include "mesh/macro_nodes.hpp"
 #include "solvers/level_hierarchy.hpp"
 
 namespace quilt {
@@ -42,6 +43,29 @@ class UmfpackFactorisation {
   void* numeric_ = nullptr;
 };
 
+/// The in-grid band entries of this rank's macros on one level (type-0 parts, which rank 0 adds
+/// up) in the global numbering, whatever their values, so that the pattern holds for every later
+/// update: what a matrix gathered to rank 0 is made of. The Dirichlet nodes' global ids are
+/// listed; with skip_dirichlet_rows their rows are left out of the entries.
+struct LevelEntries {
+  std::vector<std::pair<int, std::size_t>> entries;  ///< (band, type-0 row) of each entry
+  std::vector<int> rows, cols;                       ///< their global row and column ids
+  std::vector<int> dirichlet_ids;
+};
+LevelEntries level_entries(const DistributedMesh& dm, const GlobalLevel& level,
+                           const GlobalNumbering& numbering, bool skip_dirichlet_rows);
+
+/// Rank 0: the positions of gathered entries sorted by global row, then column (stable: equal
+/// entries keep the gathered order, so their sum is deterministic for a given rank count).
+std::vector<std::size_t> row_major_order(const std::vector<int>& rows,
+                                         const std::vector<int>& cols);
+
+/// The global node id of every value of a level vector gathered to rank 0 rank after rank (each
+/// rank's macros ascending, rank r's values from displacements[r]).
+std::vector<std::size_t> gathered_node_ids(const DistributedMesh& dm,
+                                           const GlobalNumbering& numbering,
+                                           const std::vector<int>& displacements);
+
 /// The set-up (gather plan, pattern, symbolic analysis) is made once; update() gathers the
 /// level's current numbers and refactorises.
 class CoarseGridSolver {
@@ -66,7 +90,7 @@ class CoarseGridSolver {
   std::vector<int> slot_;                    ///< CSR position of every gathered entry (rank 0 only)
   std::vector<double> unit_rows_;            ///< CSR values with the Dirichlet unit rows (rank 0)
   std::vector<int> counts_, displacements_;  ///< per rank: values of its macros (rank 0 only)
-  std::vector<int> gathered_ids_;            ///< global id of every gathered value (rank 0 only)
+  std::vector<std::size_t> gathered_ids_;    ///< global id of every gathered value (rank 0 only)
   std::optional<UmfpackFactorisation> factorisation_;  ///< on rank 0 only
   /// solve()'s buffers (rank 0 but `scattered_`'s size), sized once: a flow solve calls it three
   /// times per Krylov iteration.
