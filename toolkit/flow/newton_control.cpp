@@ -11,8 +11,9 @@ double forcing_term(double eta_prev, double residual, double residual_prev, doub
   double eta = gamma * ratio * ratio;
   const double safeguard = gamma * eta_prev * eta_prev;
   if (safeguard > 0.1) eta = std::max(eta, safeguard);
-  eta = std::max(eta, 0.5 * target / residual);
-  return std::min(eta, eta_max);
+  eta = std::min(eta, eta_max);
+  const double finish = 0.5 * target / residual;
+  return eta < 10.0 * finish ? std::min(finish, eta_max) : eta;
 }
 
 void NewtonLineSearch::start(double residual, LevelVector& v, const LevelVector& c) {

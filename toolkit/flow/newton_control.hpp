@@ -8,9 +8,13 @@
 namespace quilt {
 
 /// The forcing term eta_k, |J d + r| <= eta_k |r|, of Eisenstat & Walker (1996), choice 2 with
-/// gamma = 0.9, alpha = 2 and their safeguard gamma eta_{k-1}^2 when that exceeds 0.1; at most
-/// eta_max, and not below 0.5 target / |r_k|, where solving more exactly would only over-solve
-/// the last step (Kelley 1995, sec. 6.3).
+/// gamma = 0.9, alpha = 2 and their safeguard gamma eta_{k-1}^2 when that exceeds 0.1, at most
+/// eta_max. Near the end it is replaced by eta_f = 0.5 target / |r_k| (at most eta_max), the
+/// reduction that ends the iteration with this step: below eta_f solving more exactly would
+/// only over-solve the last step (Kelley 1995, sec. 6.3), and within a factor 10 above it the
+/// step would leave a residual just short of the target, for one more full solve (DFG 2D-1,
+/// L = 4: 80 iterations for 4.9 digits in the last step, against 71 for 4.2 digits and one
+/// more step of 29).
 double forcing_term(double eta_prev, double residual, double residual_prev, double eta_max,
                     double target);
 
