@@ -180,5 +180,31 @@ TEST(GridTranspose, MovesEveryNodeToItsMirrorForEveryGridSize) {
   expect_grid_transpose<double>(2, 129);
 }
 
+// The y-line sweeps move strips of a grid (n rows, a strip's width of columns) into lines and
+// back: tiles of every shape, inside larger arrays with their own row strides.
+template <class T>
+void expect_tile_transpose(int rows, int cols) {
+  const std::size_t in_stride = cols + 3, out_stride = rows + 5;
+  std::vector<T> in(rows * in_stride), out(cols * out_stride, T(-1));
+  for (std::size_t r = 0; r < in.size(); ++r) in[r] = static_cast<T>(r) + T(0.5);
+  cpu::transpose_tile(in.data(), in_stride, out.data(), out_stride, rows, cols);
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < static_cast<int>(out_stride); ++r) {
+      const T expected = r < rows ? in[r * in_stride + c] : T(-1);  // past the tile: untouched
+      ASSERT_EQ(out[c * out_stride + r], expected)
+          << rows << " x " << cols << ", row " << r << ", column " << c;
+    }
+}
+
+TEST(GridTranspose, MovesTilesOfEveryShapeBetweenStrides) {
+  for (int rows = 1; rows <= 19; ++rows)
+    for (int cols : {1, 3, 8, 16, 17}) {
+      expect_tile_transpose<float>(rows, cols);
+      expect_tile_transpose<double>(rows, cols);
+      expect_tile_transpose<float>(cols, rows);
+      expect_tile_transpose<double>(cols, rows);
+    }
+}
+
 }  // namespace
 }  // namespace quilt::accel::smoother_tests

@@ -23,15 +23,15 @@ typedef double Doubles4 __attribute__((vector_size(32)));
 template <class T>
 constexpr int kBlock = kVectorBytes / static_cast<int>(sizeof(T));
 
-/// dst(j, i) = src(i, j) for one B x B block of rows `stride` apart, B = kBlock<T>: the rows
-/// loaded into registers, interleaved by log2(B) rounds of shuffles (the unpack / shuffle /
-/// permute2f128 transpose of AVX), stored as the block's columns.
+/// dst(c, r) = src(r, c) for one B x B block, B = kBlock<T>, the rows of src `src_stride` apart
+/// and those of dst `dst_stride`: the rows loaded into registers, interleaved by log2(B) rounds of
+/// shuffles (the unpack / shuffle / permute2f128 transpose of AVX), stored as the block's columns.
 template <class V, class T>
-void transpose_block(const T* src, T* dst, std::size_t stride) {
+void transpose_block(const T* src, std::size_t src_stride, T* dst, std::size_t dst_stride) {
   constexpr int B = kBlock<T>;
   static_assert(sizeof(V) == B * sizeof(T));
   V r[B], t[B];
-  for (int k = 0; k < B; ++k) std::memcpy(&r[k], src + k * stride, sizeof(V));
+  for (int k = 0; k < B; ++k) std::memcpy(&r[k], src + k * src_stride, sizeof(V));
   if constexpr (B == 2) {
     t[0] = __builtin_shufflevector(r[0], r[1], 0, 2);
     t[1] = __builtin_shufflevector(r[0], r[1], 1, 3);
@@ -63,44 +63,47 @@ void transpose_block(const T* src, T* dst, std::size_t stride) {
       t[k + 4] = __builtin_shufflevector(w[k], w[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
   }
-  for (int k = 0; k < B; ++k) std::memcpy(dst + k * stride, &t[k], sizeof(V));
+  for (int k = 0; k < B; ++k) std::memcpy(dst + k * dst_stride, &t[k], sizeof(V));
 }
 
 /// transpose_block with the register type of T.
 template <class T>
-void transpose_block(const T* src, T* dst, std::size_t stride) {
+void transpose_block(const T* src, std::size_t src_stride, T* dst, std::size_t dst_stride) {
   constexpr bool wide = kVectorBytes == 32;
   if constexpr (std::is_same_v<T, float>)
-    transpose_block<std::conditional_t<wide, Floats8, Floats4>>(src, dst, stride);
+    transpose_block<std::conditional_t<wide, Floats8, Floats4>>(src, src_stride, dst, dst_stride);
   else
-    transpose_block<std::conditional_t<wide, Doubles4, Doubles2>>(src, dst, stride);
+    transpose_block<std::conditional_t<wide, Doubles4, Doubles2>>(src, src_stride, dst, dst_stride);
 }
 
 }  // namespace
 
 template <class T>
-void transpose_grid(int macros, int n, const T* in, T* out) {
+void transpose_tile(const T* in, std::size_t in_stride, T* out, std::size_t out_stride, int rows,
+                    int cols) {
   // Strips of B rows (one register of T per row and block: with AVX B = 8 floats, 4 doubles),
   // moved as B x B register blocks: B contiguous streams read, B rows written 32 bytes at a time;
-  // the last row and column of the 2^k + 1 grids element by element. Measured (one core, 4 macros
-  // at n = 1025, float): 1.26 ns per element with 64 x 64 tiles of 2 x 2 scalar blocks, 0.92 with
-  // the register blocks in those tiles, 0.74 without tiles (the B streams prefetch better; 64 x 64
-  // tiles read 64 pages and write 64 at n = 1025).
+  // the rim (the last rows and columns short of a block) element by element. Measured (one core,
+  // 4 macros at n = 1025, float): 1.26 ns per element with 64 x 64 tiles of 2 x 2 scalar blocks,
+  // 0.92 with the register blocks in those tiles, 0.74 without tiles (the B streams prefetch
+  // better; 64 x 64 tiles read 64 pages and write 64 at n = 1025).
   constexpr int B = kBlock<T>;
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  const auto at = [n](int i, int j) { return i + static_cast<std::size_t>(j) * n; };
-  const int whole = n / B * B;  // rows and columns in whole blocks
-  for (int m = 0; m < macros; ++m) {
-    const T* src = in + m * nn;
-    T* dst = out + m * nn;
-    for (int j = 0; j < whole; j += B) {
-      for (int i = 0; i < whole; i += B) transpose_block(src + at(i, j), dst + at(j, i), n);
-      for (int jj = j; jj < j + B; ++jj)
-        for (int i = whole; i < n; ++i) dst[at(jj, i)] = src[at(i, jj)];
-    }
-    for (int j = whole; j < n; ++j)
-      for (int i = 0; i < n; ++i) dst[at(j, i)] = src[at(i, j)];
+  const int whole_rows = rows / B * B;
+  const int whole_cols = cols / B * B;
+  for (int r = 0; r < whole_rows; r += B) {
+    for (int c = 0; c < whole_cols; c += B)
+      transpose_block(in + r * in_stride + c, in_stride, out + c * out_stride + r, out_stride);
+    for (int rr = r; rr < r + B; ++rr)
+      for (int c = whole_cols; c < cols; ++c) out[c * out_stride + rr] = in[rr * in_stride + c];
   }
+  for (int r = whole_rows; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) out[c * out_stride + r] = in[r * in_stride + c];
+}
+
+template <class T>
+void transpose_grid(int macros, int n, const T* in, T* out) {
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  for (int m = 0; m < macros; ++m) transpose_tile(in + m * nn, n, out + m * nn, n, n, n);
 }
 
 template <class T>
@@ -118,6 +121,8 @@ BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A) {
   return At;
 }
 
+template void transpose_tile(const float*, std::size_t, float*, std::size_t, int, int);
+template void transpose_tile(const double*, std::size_t, double*, std::size_t, int, int);
 template void transpose_grid(int, int, const float*, float*);
 template void transpose_grid(int, int, const double*, double*);
 template BandedMatrix<float> grid_transposed(const BandedMatrix<float>&);

@@ -25,8 +25,8 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrd
   if (directions != LineDirections::x) {
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
-    bt_.resize(A.rows());
-    xt_.resize(A.rows());
+    x_strip_.resize(static_cast<std::size_t>(kStrip + 2) * A.n);
+    b_strip_.resize(static_cast<std::size_t>(kStrip) * A.n);
   }
   refresh(A);
 }
@@ -80,24 +80,25 @@ void LineSmoother<T>::factorise(const BandedMatrix<T>& C, const StencilZones<T>&
 }
 
 template <class T>
-void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int line, int source,
-                                 const T* b, T* x) {
+int LineSmoother<T>::source_line(int m, int line, int n) const {
+  // The first line of a line's zone: 0, 1, 2, n-2, n-1.
+  return zones_.is_zoned(m) && zone_of(line, n) == kMiddleZone ? kMiddleZone : line;
+}
+
+template <class T>
+void LineSmoother<T>::relax_line(const LineSystem& sys, const Line& line) {
   // One pass forward: the right-hand side (b minus the coupling to the two neighbouring lines,
   // whose values are final for this line) and the forward elimination, fused; one pass back:
   // the back substitution straight into x. A missing neighbour line (the macro's first or last)
   // reads the zero ghost line; its bands are 0 there by the storage convention.
   const BandedMatrix<T>& C = *sys.coupling;
   const int n = C.n;
-  const std::size_t first = base + static_cast<std::size_t>(line) * n;
-  const std::size_t from = base + static_cast<std::size_t>(source) * n;
-  const auto band = [&](int k) { return C.band[k].data() + from; };
+  const auto band = [&](int k) { return C.band[k].data() + line.from; };
   const T *s0 = band(0), *s1 = band(1), *s2 = band(2), *n0 = band(6), *n1 = band(7), *n2 = band(8);
   const T* lower = band(3);
-  const T* xs = line > 0 ? x + first - n : ghost_.data() + 1;
-  const T* xn = line < n - 1 ? x + first + n : ghost_.data() + 1;
-  const T* bl = b + first;
-  const T* inv_pivot = sys.inv_pivot + from;
-  const T* upper = sys.upper + from;
+  const T* inv_pivot = sys.inv_pivot + line.from;
+  const T* upper = sys.upper + line.from;
+  const T *bl = line.b, *xs = line.south, *xn = line.north;
   T* y = line_.data();
   // Node 0 and node n-1 have no neighbour at e-1 / e+1 in the other lines (and read no x there).
   y[0] = (bl[0] - (s1[0] * xs[0] + s2[0] * xs[1]) - (n1[0] * xn[0] + n2[0] * xn[1])) * inv_pivot[0];
@@ -110,7 +111,7 @@ void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int li
   y[l] = (bl[l] - (s0[l] * xs[l - 1] + s1[l] * xs[l]) - (n0[l] * xn[l - 1] + n1[l] * xn[l]) -
           lower[l] * y[l - 1]) *
          inv_pivot[l];
-  T* xl = x + first;
+  T* xl = line.x;
   if (omega_ == T(1)) {
     xl[l] = y[l];
     for (int e = l - 1; e >= 0; --e) xl[e] = y[e] - upper[e] * xl[e + 1];
@@ -125,37 +126,72 @@ void LineSmoother<T>::relax_line(const LineSystem& sys, std::size_t base, int li
 }
 
 template <class T>
-void LineSmoother<T>::sweep(const LineSystem& sys, const T* b, T* x, bool reverse) {
-  const BandedMatrix<T>& C = *sys.coupling;
-  const int n = C.n;
-  for (int m = 0; m < C.macros; ++m) {
-    const std::size_t base = static_cast<std::size_t>(m) * C.rows_per_macro();
-    const bool zoned = zones_.is_zoned(m);
-    // The first line of a line's zone: 0, 1, 2, n-2, n-1.
-    const auto source = [&](int l) {
-      return zoned && zone_of(l, n) == kMiddleZone ? kMiddleZone : l;
+void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse) {
+  const LineSystem sys{&A, x_inv_pivot_.data(), x_upper_.data()};
+  const int n = A.n;
+  const T* ghost = ghost_.data() + 1;
+  for (int m = 0; m < A.macros; ++m) {
+    const std::size_t base = static_cast<std::size_t>(m) * A.rows_per_macro();
+    const auto relax = [&](int line) {
+      const std::size_t first = base + static_cast<std::size_t>(line) * n;
+      relax_line(
+          sys, {base + static_cast<std::size_t>(source_line(m, line, n)) * n, b + first,
+                line > 0 ? x + first - n : ghost, x + first, line < n - 1 ? x + first + n : ghost});
     };
     if (order_ == SweepOrder::lexicographic) {
-      for (int l = 0; l < n; ++l) {
-        const int line = reverse ? n - 1 - l : l;
-        relax_line(sys, base, line, source(line), b, x);
-      }
+      for (int l = 0; l < n; ++l) relax(reverse ? n - 1 - l : l);
       continue;
     }
     // Zebra: even lines, then odd lines; reversed backward.
-    for (int c = 0; c < 2; ++c) {
-      const int parity = reverse ? 1 - c : c;
-      for (int l = parity; l < n; l += 2) relax_line(sys, base, l, source(l), b, x);
-    }
+    for (int c = 0; c < 2; ++c)
+      for (int l = reverse ? 1 - c : c; l < n; l += 2) relax(l);
   }
 }
 
 template <class T>
-void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse, bool b_transposed) {
-  if (!b_transposed) transpose_grid(yt_.macros, yt_.n, b, bt_.data());
-  transpose_grid(yt_.macros, yt_.n, x, xt_.data());
-  sweep(y_, bt_.data(), xt_.data(), reverse);
-  transpose_grid(yt_.macros, yt_.n, xt_.data(), x);
+void LineSmoother<T>::relax_strip(int m, int i0, int width, int parity, bool reverse, const T* b,
+                                  T* x) {
+  const int n = yt_.n;
+  const std::size_t stride = n;
+  const std::size_t base = m * yt_.rows_per_macro();
+  // Line i0 - 1 + k of the grid's y-lines is line k of x_strip_ (k = 0 .. width + 1), line i0 + k
+  // line k of b_strip_.
+  T* xs = x_strip_.data();
+  transpose_tile(x + base + i0, stride, xs + n, stride, n, width);
+  transpose_tile(b + base + i0, stride, b_strip_.data(), stride, n, width);
+  if (i0 > 0)
+    for (int j = 0; j < n; ++j) xs[j] = x[base + j * stride + i0 - 1];
+  if (i0 + width < n)
+    for (int j = 0; j < n; ++j) xs[(width + 1) * stride + j] = x[base + j * stride + i0 + width];
+  const T* ghost = ghost_.data() + 1;
+  for (int k = 0; k < width; ++k) {
+    const int line = i0 + (reverse ? width - 1 - k : k);
+    if (parity >= 0 && line % 2 != parity) continue;
+    T* xl = xs + (line - i0 + 1) * stride;
+    relax_line(y_, {base + static_cast<std::size_t>(source_line(m, line, n)) * n,
+                    b_strip_.data() + (line - i0) * stride, line > 0 ? xl - n : ghost, xl,
+                    line < n - 1 ? xl + n : ghost});
+  }
+  transpose_tile(xs + n, stride, x + base + i0, stride, width, n);
+}
+
+template <class T>
+void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
+  const int n = yt_.n;
+  const int strips = (n + kStrip - 1) / kStrip;
+  for (int m = 0; m < yt_.macros; ++m) {
+    const auto relax = [&](int s, int parity, bool reverse_lines) {
+      const int i0 = s * kStrip;
+      relax_strip(m, i0, std::min(kStrip, n - i0), parity, reverse_lines, b, x);
+    };
+    if (order_ == SweepOrder::lexicographic) {
+      for (int s = 0; s < strips; ++s) relax(reverse ? strips - 1 - s : s, -1, reverse);
+      continue;
+    }
+    // Zebra, as in sweep_x: the lines of one colour are not coupled, so their order is free.
+    for (int c = 0; c < 2; ++c)
+      for (int s = 0; s < strips; ++s) relax(s, reverse ? 1 - c : c, false);
+  }
 }
 
 template <class T>
@@ -163,25 +199,23 @@ void LineSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int ste
                              SweepDirection direction, bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
   const bool reverse = direction == SweepDirection::backward;
-  const LineSystem x_lines{&A, x_inv_pivot_.data(), x_upper_.data()};
   for (int s = 0; s < steps; ++s) {
-    const bool b_transposed = s > 0;  // b is fixed during the call: transposed once
     switch (directions_) {
       case LineDirections::x:
-        sweep(x_lines, b, x, reverse);
+        sweep_x(A, b, x, reverse);
         break;
       case LineDirections::y:
-        sweep_y(b, x, reverse, b_transposed);
+        sweep_y(b, x, reverse);
         break;
       case LineDirections::alternating:
         // Forward: x-lines, then y-lines; backward is its adjoint: y-lines, then x-lines, each
         // reversed.
         if (!reverse) {
-          sweep(x_lines, b, x, false);
-          sweep_y(b, x, false, b_transposed);
+          sweep_x(A, b, x, false);
+          sweep_y(b, x, false);
         } else {
-          sweep_y(b, x, true, b_transposed);
-          sweep(x_lines, b, x, true);
+          sweep_y(b, x, true);
+          sweep_x(A, b, x, true);
         }
         break;
     }

@@ -11,9 +11,12 @@
 // odd ones (reversed backward): lines of one colour are not coupled, so they are solved at once.
 //
 // The y-lines of A are the x-lines of the grid-transposed operator A' (node (i, j) renamed
-// (j, i), band (di, dj) moved to (dj, di)). A y-line sweep is therefore an x-line sweep on A' with
-// x and b transposed: contiguous lines instead of stride-n ones (measured 5x faster at n = 513),
-// and the same arithmetic in the same order as a sweep along the strided y-lines.
+// (j, i), band (di, dj) moved to (dj, di)), which the smoother keeps. A y-line sweep therefore
+// relaxes contiguous lines of A' (the strided y-lines were measured 5x slower at n = 513), with
+// x and b moved in strips of y-lines: a strip of a cache line's width is transposed into a
+// buffer that stays in cache, relaxed there, and moved back. x and b are read, and x written,
+// once per sweep, as in an x-line sweep; transposing the whole grids instead streamed them
+// three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
 
 #include <vector>
 
@@ -59,14 +62,31 @@ class LineSmoother final : public Smoother<T> {
   /// Lines that a zoned macro's sweeps do not read (its middle zone's but the first) are skipped.
   static void factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones, T* inv_pivot,
                         T* upper, bool transposed);
-  /// One sweep over all x-lines of a system.
-  void sweep(const LineSystem& s, const T* b, T* x, bool reverse);
-  /// Relaxes line `line` of the macro at `base` with the bands and factors of line `source`:
-  /// the line itself, or in a zoned macro the first line of its zone, whose rows (and so
-  /// factors) are bitwise the same.
-  void relax_line(const LineSystem& s, std::size_t base, int line, int source, const T* b, T* x);
-  /// One sweep over all y-lines of A (x-lines of A'), x transposed in and out.
-  void sweep_y(const T* b, T* x, bool reverse, bool b_transposed);
+  /// One sweep over all x-lines of A.
+  void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
+  /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
+  void sweep_y(const T* b, T* x, bool reverse);
+  /// Relaxes the y-lines i0 .. i0 + width - 1 of macro m (of parity `parity` only, if it is 0
+  /// or 1), reversed if `reverse`: x and b transposed into the strip, relaxed, x moved back.
+  void relax_strip(int m, int i0, int width, int parity, bool reverse, const T* b, T* x);
+  /// One line as relax_line reads it: the offset of its bands and factors in the line system
+  /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
+  /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
+  /// the values of its two neighbouring lines (the zero ghost line where there is none).
+  struct Line {
+    std::size_t from;
+    const T* b;
+    const T* south;
+    T* x;
+    const T* north;
+  };
+  /// Relaxes one line with the bands and factors of s.
+  void relax_line(const LineSystem& s, const Line& line);
+  /// The line whose bands and factors line `line` of macro m reads (see relax_line).
+  int source_line(int m, int line, int n) const;
+
+  /// y-lines per strip: one cache line of T in each grid row.
+  static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
 
   T omega_;
   SweepOrder order_;
@@ -80,9 +100,11 @@ class LineSmoother final : public Smoother<T> {
   /// have the same rows and factors: the sweep reads those of the zone's first line, which stay
   /// in cache, and streams only b and x (FEAST's constant-stencil TRIGS).
   StencilZones<T> zones_;
-  std::vector<T> line_;     ///< the forward-eliminated right-hand side of one line
-  std::vector<T> ghost_;    ///< zeros: the missing neighbour line of the first and the last line
-  std::vector<T> bt_, xt_;  ///< b and x transposed
+  std::vector<T> line_;   ///< the forward-eliminated right-hand side of one line
+  std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
+  /// One strip of y-lines as contiguous lines: x of the strip's lines with the neighbouring line
+  /// on either side (kStrip + 2 lines), and b of the strip's lines (empty for LineDirections::x).
+  std::vector<T> x_strip_, b_strip_;
 };
 
 }  // namespace quilt::accel::cpu
