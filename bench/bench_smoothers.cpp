@@ -182,8 +182,8 @@ void poisson_rates(const std::vector<int>& levels, const accel::LocalSolverParam
       const LevelHierarchy h(
           dm, comm, L, {true},
           [](const MacroGeometry& g, BandedMatrix<double>& A, int m) { add_laplacian(g, A, m); });
-      print_rate_rows({{name, {0, 1, 2}}}, L, "Galerkin",
-                      galerkin_levels(h.level(L).local_matrix, L), base);
+      print_rate_rows({{name, {0, 1, 2}}}, L, "Galerkin", galerkin_levels(h.local_matrix(L), L),
+                      base);
     }
   }
 }
@@ -269,12 +269,12 @@ LevelHierarchy velocity_hierarchy(const Flow& f, int L, bool convection, const C
 /// Hybrid coarse levels: Galerkin products of the diffusion part D, plus the rediscretised
 /// convection and SUPG part A_k - D_k of every coarser level (local matrices throughout).
 LocalLevels hybrid_levels(const LevelHierarchy& full, const LevelHierarchy& diffusion, int L) {
-  LocalLevels down{full.level(L).local_matrix};
-  BandedMatrix<double> g = diffusion.level(L).local_matrix;
+  LocalLevels down{full.local_matrix(L)};
+  BandedMatrix<double> g = diffusion.local_matrix(L);
   for (int l = L - 1; l >= 1; --l) {
     g = accel::cpu::galerkin_coarse(g);
-    BandedMatrix<double> a = full.level(l).local_matrix;
-    const BandedMatrix<double>& d = diffusion.level(l).local_matrix;
+    BandedMatrix<double> a = full.local_matrix(l);
+    const BandedMatrix<double> d = diffusion.local_matrix(l);
     for (std::size_t r = 0; r < a.rows(); ++r) {
       if (is_unit_row(d, r)) continue;  // Dirichlet: the unit row stays
       for (int k = 0; k < accel::kBands; ++k) a.band[k][r] += g.band[k][r] - d.band[k][r];
@@ -289,8 +289,7 @@ void velocity_rates(const std::vector<Flow>& flows, const std::vector<int>& leve
   for (const Flow& f : flows)
     for (int L : levels) {
       const LevelHierarchy full = velocity_hierarchy(f, L, true, comm);
-      print_rate_rows(f.groups, L, "Galerkin", galerkin_levels(full.level(L).local_matrix, L),
-                      base);
+      print_rate_rows(f.groups, L, "Galerkin", galerkin_levels(full.local_matrix(L), L), base);
       const LevelHierarchy diffusion = velocity_hierarchy(f, L, false, comm);
       print_rate_rows(f.groups, L, "hybrid", hybrid_levels(full, diffusion, L), base);
     }

@@ -66,7 +66,7 @@ TEST(ConstantStencil, AffineMacrosWithAConstantCoefficientAreZonedOnEveryLevel) 
   const LevelHierarchy h = f.build(laplacian);
   for (int l = 3; l <= kLevel; ++l) {
     EXPECT_TRUE(h.level(l).zones.all()) << "level " << l;
-    EXPECT_TRUE(accel::detect_stencil_zones(h.level(l).local_matrix).all()) << "level " << l;
+    EXPECT_TRUE(accel::detect_stencil_zones(h.local_matrix(l)).all()) << "level " << l;
   }
 }
 

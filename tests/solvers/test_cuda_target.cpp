@@ -55,7 +55,8 @@ TEST(CudaTarget, LocalSolveMatchesCpuOnShippedMeshOperators) {
     const auto coarse = local_coarse_levels(hierarchy, L, 1);
     std::vector<const accel::BandedMatrix<double>*> levels;
     for (const auto& A : coarse) levels.push_back(&A);
-    levels.push_back(&fine.local_matrix);
+    const auto fine_local = hierarchy.local_matrix(L);
+    levels.push_back(&fine_local);
 
     std::vector<double> d(fine.matrix.rows());
     std::mt19937 rng(42);

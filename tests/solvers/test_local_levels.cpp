@@ -59,7 +59,7 @@ TEST(LocalLevels, WithoutARediscretisedPartTheyAreGalerkinProducts) {
   const LevelHierarchy h = f.build(true, true, false);
   const auto levels = local_coarse_levels(h, kLevel, 1);
   ASSERT_EQ(levels.size(), 3u);
-  accel::BandedMatrix<double> expected = h.level(kLevel).local_matrix;
+  accel::BandedMatrix<double> expected = h.local_matrix(kLevel);
   for (int k = 2; k >= 0; --k) {
     expected = accel::cpu::galerkin_coarse(expected);
     EXPECT_EQ(relative_difference(levels[k], expected), 0.0) << "local level " << k + 1;
@@ -79,7 +79,7 @@ TEST(LocalLevels, HybridLevelsAreGalerkinOfTheRestPlusTheRediscretisedPart) {
     // Expected: Galerkin products of L, plus the mass matrix assembled on level k + 1, with the
     // unit rows of the Dirichlet nodes (where the local mass matrix has unit rows too).
     accel::BandedMatrix<double> expected = galerkin_laplacian[k];
-    const accel::BandedMatrix<double>& m = mass.level(k + 1).local_matrix;
+    const accel::BandedMatrix<double> m = mass.local_matrix(k + 1);
     const auto& dirichlet = mass.level(k + 1).dirichlet;
     for (int b = 0; b < accel::kBands; ++b)
       for (std::size_t r = 0; r < expected.rows(); ++r)

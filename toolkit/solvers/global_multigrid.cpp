@@ -47,26 +47,30 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
     if (l <= params_.coarse_level) continue;
+    // Made for the set-up and dropped: the local solver keeps its own (converted) copy.
+    const accel::BandedMatrix<double> fine = hierarchy.local_matrix(l);
     local_levels_[l] =
-        std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level);
+        std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
     local_[l] = accel::make_local_solver(params_.local);
-    local_[l]->setup(local_matrices(l));  // the solver keeps its own (converted) copies
+    local_[l]->setup(local_matrices(l, fine));
     local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
 }
 
-std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(int l) const {
+std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(
+    int l, const accel::BandedMatrix<double>& fine) const {
   std::vector<const accel::BandedMatrix<double>*> levels;
   for (const auto& A : local_levels_[l]->matrices()) levels.push_back(&A);
-  levels.push_back(&hierarchy_->level(l).local_matrix);
+  levels.push_back(&fine);
   return levels;
 }
 
 void GlobalMultigrid::update() {
   for (int l = params_.coarse_level + 1; l <= hierarchy_->finest(); ++l) {
-    local_levels_[l]->update();
-    local_[l]->update(local_matrices(l));
+    const accel::BandedMatrix<double> fine = hierarchy_->local_matrix(l);
+    local_levels_[l]->update(fine);
+    local_[l]->update(local_matrices(l, fine));
   }
   coarse_->update();
 }

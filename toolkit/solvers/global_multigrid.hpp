@@ -83,8 +83,10 @@ class GlobalMultigrid final : public Preconditioner {
   /// One cycle on level l for A_l x = b, improving x in place.
   template <int Lanes>
   void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x);
-  /// The local solver's levels for global level l, coarsest first.
-  std::vector<const accel::BandedMatrix<double>*> local_matrices(int l) const;
+  /// The local solver's levels for global level l, coarsest first; `fine`: level l's local
+  /// matrix.
+  std::vector<const accel::BandedMatrix<double>*> local_matrices(
+      int l, const accel::BandedMatrix<double>& fine) const;
   /// `steps` additive Schwarz steps on level l.
   template <int Lanes>
   void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps);

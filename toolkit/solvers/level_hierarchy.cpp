@@ -20,7 +20,6 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     level.n = accel::nodes_per_side(l);
     level.shared = std::make_unique<SharedNodes>(dm, comm, l);
     level.matrix = accel::BandedMatrix<double>(macros, level.n);
-    level.local_matrix = accel::BandedMatrix<double>(macros, level.n);
     if (rediscretised_part_)
       level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
     const std::size_t nn = level.matrix.rows_per_macro();
@@ -65,16 +64,31 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
     }
     // The affine, constant-coefficient macros' products read 225 numbers instead of 9 bands.
     accel::detect_stencil_zones(level.matrix, level.zones);
-    level.local_matrix.assign(level.matrix);
-    level.shared->make_local_matrices(level.local_matrix);
-    if (rediscretised_part_) level.shared->make_local_matrices(level.local_rediscretised);
-    for (std::size_t r = 0; r < level.local_matrix.rows(); ++r)
+    if (!rediscretised_part_) continue;
+    level.shared->make_local_matrices(level.local_rediscretised);
+    for (std::size_t r = 0; r < level.dirichlet.size(); ++r)
       if (level.dirichlet[r])
-        for (int k = 0; k < accel::kBands; ++k) {
-          level.local_matrix.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
-          if (rediscretised_part_) level.local_rediscretised.band[k][r] = 0.0;
-        }
+        for (int k = 0; k < accel::kBands; ++k) level.local_rediscretised.band[k][r] = 0.0;
   }
+}
+
+void LevelHierarchy::make_local_matrix(int l, accel::BandedMatrix<double>& out) const {
+  out.assign(levels_.at(l).matrix);
+  finish_local_matrix(l, out);
+}
+
+accel::BandedMatrix<double> LevelHierarchy::local_matrix(int l) const {
+  accel::BandedMatrix<double> out = levels_.at(l).matrix;
+  finish_local_matrix(l, out);
+  return out;
+}
+
+void LevelHierarchy::finish_local_matrix(int l, accel::BandedMatrix<double>& A) const {
+  const GlobalLevel& level = levels_[l];
+  level.shared->make_local_matrices(A);
+  for (std::size_t r = 0; r < level.dirichlet.size(); ++r)
+    if (level.dirichlet[r])
+      for (int k = 0; k < accel::kBands; ++k) A.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
 }
 
 void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {

@@ -1,9 +1,10 @@
 #pragma once
 // One scalar operator on every global level 0..L of this rank's macros: the type-0 banded
-// matrices (for global matrix-vector products), the local matrices (for the local layer),
-// Dirichlet masks and the shared-node exchange of each level. Optionally also the local matrices
-// of a part of the operator that the local multigrid rediscretises on its coarse levels instead
-// of coarsening it by Galerkin products (solvers/local_levels.hpp): convection and SUPG.
+// matrices (for global matrix-vector products; the local matrices of the local layer are made
+// from them on demand), Dirichlet masks and the shared-node exchange of each level. Optionally also
+// the local matrices of a part of the operator that the local multigrid rediscretises on its coarse
+// levels instead of coarsening it by Galerkin products (solvers/local_levels.hpp): convection and
+// SUPG.
 
 #include <functional>
 #include <memory>
@@ -22,9 +23,8 @@ struct GlobalLevel {
   int level = 0;
   int n = 0;
   std::unique_ptr<SharedNodes> shared;
-  accel::BandedMatrix<double> matrix;        ///< type-0: this macro's elements only
-  accel::StencilZones<double> zones;         ///< of `matrix`: its constant-stencil macros
-  accel::BandedMatrix<double> local_matrix;  ///< design.md §2, Dirichlet rows as unit rows
+  accel::BandedMatrix<double> matrix;  ///< type-0: this macro's elements only
+  accel::StencilZones<double> zones;   ///< of `matrix`: its constant-stencil macros
   /// The local matrix of the rediscretised part, Dirichlet rows zero; empty (no macros) if the
   /// hierarchy has none.
   accel::BandedMatrix<double> local_rediscretised;
@@ -54,9 +54,10 @@ class LevelHierarchy {
                  const MacroAssembler& rediscretised = {});
 
   /// The numbers, into the existing storage: every level's matrices are zeroed and assembled
-  /// with `assemble`, and the local matrices made from them. `rediscretised` (given exactly when
-  /// the hierarchy has the rediscretised part) assembles that part, which must be contained in
-  /// what `assemble` adds. Bitwise the same as a hierarchy constructed with these assemblers.
+  /// with `assemble` (and the rediscretised part's local matrices made). `rediscretised` (given
+  /// exactly when the hierarchy has the rediscretised part) assembles that part, which must be
+  /// contained in what `assemble` adds. Bitwise the same as a hierarchy constructed with these
+  /// assemblers.
   void assemble(const MacroAssembler& assemble, const MacroAssembler& rediscretised = {}) {
     assemble_levels(0, finest(), assemble, rediscretised);
   }
@@ -64,6 +65,14 @@ class LevelHierarchy {
   /// needs only the finest level, a multigrid update all of them).
   void assemble_levels(int first, int last, const MacroAssembler& assemble,
                        const MacroAssembler& rediscretised = {});
+
+  /// The local matrix of level l (design.md §2): the type-0 matrix with the rows of shared nodes
+  /// summed over the macros that share them (the centre and the couplings along a shared edge),
+  /// Dirichlet rows as unit rows; into `out`, which has the level's macros and n. Made on demand:
+  /// the local layer keeps its own converted copy, and a stored one was 96 of the 563 bytes per
+  /// node of a Poisson solve.
+  void make_local_matrix(int l, accel::BandedMatrix<double>& out) const;
+  accel::BandedMatrix<double> local_matrix(int l) const;
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
@@ -74,6 +83,9 @@ class LevelHierarchy {
   const Communicator& comm() const { return *comm_; }
 
  private:
+  /// A = the type-0 matrix of level l -> its local matrix, in place.
+  void finish_local_matrix(int l, accel::BandedMatrix<double>& A) const;
+
   const DistributedMesh* dm_;
   const Communicator* comm_;
   bool rediscretised_part_;

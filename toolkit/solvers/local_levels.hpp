@@ -23,11 +23,14 @@
 namespace quilt {
 
 /// The local levels below global level `level` of h, coarsest (local_coarse_level) first: the
-/// storage made once, the numbers recomputed by update() after LevelHierarchy::assemble.
+/// storage made once, the numbers recomputed by update() after LevelHierarchy::assemble. `fine`
+/// is the local matrix of `level` (LevelHierarchy::local_matrix), which the hierarchy does not
+/// keep.
 class LocalCoarseLevels {
  public:
-  LocalCoarseLevels(const LevelHierarchy& h, int level, int local_coarse_level);
-  void update();
+  LocalCoarseLevels(const LevelHierarchy& h, int level, int local_coarse_level,
+                    const accel::BandedMatrix<double>& fine);
+  void update(const accel::BandedMatrix<double>& fine);
   const std::vector<accel::BandedMatrix<double>>& matrices() const { return levels_; }
 
  private:
