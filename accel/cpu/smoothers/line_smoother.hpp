@@ -66,9 +66,11 @@ class LineSmoother final : public Smoother<T> {
   void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
   /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
   void sweep_y(const T* b, T* x, bool reverse);
-  /// Relaxes the y-lines i0 .. i0 + width - 1 of macro m (of parity `parity` only, if it is 0
-  /// or 1), reversed if `reverse`: x and b transposed into the strip, relaxed, x moved back.
-  void relax_strip(int m, int i0, int width, int parity, bool reverse, const T* b, T* x);
+  /// Relaxes the y-lines i0 .. i0 + width - 1 of the macros m0 .. m0 + count - 1 (of parity
+  /// `parity` only, if it is 0 or 1), reversed if `reverse`: x and b transposed into the strips,
+  /// relaxed, x moved back.
+  void relax_strips(int m0, int count, int i0, int width, int parity, bool reverse, const T* b,
+                    T* x);
   /// One line as relax_line reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
@@ -80,13 +82,20 @@ class LineSmoother final : public Smoother<T> {
     T* x;
     const T* north;
   };
-  /// Relaxes one line with the bands and factors of s.
-  void relax_line(const LineSystem& s, const Line& line);
+  /// t = the right-hand side of one line: b minus the coupling to the neighbouring lines.
+  void line_rhs(const LineSystem& s, const Line& line, T* t) const;
+  /// Relaxes K lines of K different macros with the bands and factors of s, side by side.
+  template <int K>
+  void relax_lines(const LineSystem& s, const Line* lines);
+  /// relax_lines<count>, count = 1 .. kGroup.
+  void relax_group(const LineSystem& s, const Line* lines, int count);
   /// The line whose bands and factors line `line` of macro m reads (see relax_line).
   int source_line(int m, int line, int n) const;
 
   /// y-lines per strip: one cache line of T in each grid row.
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
+  /// Macros whose lines are relaxed side by side.
+  static constexpr int kGroup = 4;
 
   T omega_;
   SweepOrder order_;
@@ -100,10 +109,11 @@ class LineSmoother final : public Smoother<T> {
   /// have the same rows and factors: the sweep reads those of the zone's first line, which stay
   /// in cache, and streams only b and x (FEAST's constant-stencil TRIGS).
   StencilZones<T> zones_;
-  std::vector<T> line_;   ///< the forward-eliminated right-hand side of one line
+  std::vector<T> line_;   ///< per line of a group: its right-hand side, then forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
-  /// One strip of y-lines as contiguous lines: x of the strip's lines with the neighbouring line
-  /// on either side (kStrip + 2 lines), and b of the strip's lines (empty for LineDirections::x).
+  /// One strip of y-lines per macro of a group, as contiguous lines: x of the strip's lines with
+  /// the neighbouring line on either side (kStrip + 2 lines), and b of the strip's lines (empty
+  /// for LineDirections::x).
   std::vector<T> x_strip_, b_strip_;
 };
 
