@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <unistd.h>
+
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/local_solver.hpp"
@@ -228,11 +230,36 @@ void LineSmoother<T>::relax_strips(int m0, int count, int i0, int width, int par
 }
 
 template <class T>
+int LineSmoother<T>::strip_group(int m0) const {
+  // A group's strips are relaxed in cache: the strip buffers of its macros, and the bands of the
+  // strip's lines, which a zoned macro reads from its zone's first line instead. Groups that
+  // outgrow half the L2 cache lose more to misses than the interleaving gains (measured at
+  // n = 1025 with variable bands: 4 macros 30 % slower than 1 in double, 2 best in float).
+  static const std::size_t budget = [] {
+    long l2 = 0;
+#ifdef _SC_LEVEL2_CACHE_SIZE  // glibc; elsewhere the 2 MB of a current server core is assumed
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return l2 > 0 ? static_cast<std::size_t>(l2) / 2 : std::size_t(1) << 20;
+  }();
+  const std::size_t strip_bytes = sizeof(T) * static_cast<std::size_t>(yt_.n) * (2 * kStrip + 2);
+  const std::size_t band_bytes = sizeof(T) * static_cast<std::size_t>(yt_.n) * kStrip * kBands;
+  int count = 0;
+  std::size_t bytes = 0;
+  while (count < kGroup && m0 + count < yt_.macros) {
+    bytes += strip_bytes + (zones_.is_zoned(m0 + count) ? 0 : band_bytes);
+    if (count > 0 && bytes > budget) break;
+    ++count;
+  }
+  return count;
+}
+
+template <class T>
 void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   const int n = yt_.n;
   const int strips = (n + kStrip - 1) / kStrip;
-  for (int m0 = 0; m0 < yt_.macros; m0 += kGroup) {
-    const int count = std::min(kGroup, yt_.macros - m0);
+  for (int m0 = 0, count = 0; m0 < yt_.macros; m0 += count) {
+    count = strip_group(m0);
     const auto relax = [&](int s, int parity, bool reverse_lines) {
       const int i0 = s * kStrip;
       relax_strips(m0, count, i0, std::min(kStrip, n - i0), parity, reverse_lines, b, x);

@@ -71,6 +71,8 @@ class LineSmoother final : public Smoother<T> {
   /// relaxed, x moved back.
   void relax_strips(int m0, int count, int i0, int width, int parity, bool reverse, const T* b,
                     T* x);
+  /// How many macros from m0 on (at most kGroup) the y-sweep relaxes as one group.
+  int strip_group(int m0) const;
   /// One line as relax_line reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
