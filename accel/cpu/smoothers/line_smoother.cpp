@@ -109,9 +109,10 @@ void LineSmoother<T>::relax_lines(const LineSystem& sys, const Line* lines) {
   // Per line: the right-hand side (b minus the coupling to the two neighbouring lines, whose
   // values are final for this line), a vectorised pass; the forward elimination, in place; the
   // back substitution straight into x. The two recurrences carry one multiply-add per node on
-  // their critical path (4 cycles), which left a lone line at a third of the memory bandwidth in
-  // float, and at less where a zoned macro's bands stay in cache: the K lines (of K macros, so
-  // independent) go through them side by side. A missing neighbour line (the macro's first or
+  // their critical path (4 cycles), which held a lone line's sweep at two thirds of the triad
+  // bandwidth in float (measured at n = 1025), and ADI-TRIGS on zoned macros, whose bands stay
+  // in cache, at a quarter: the K lines (of K macros, so independent) go through them side by
+  // side. A missing neighbour line (the macro's first or
   // last) reads the zero ghost line; its bands are 0 there by the storage convention.
   const int n = sys.coupling->n, l = n - 1;
   const T* lower[K];
