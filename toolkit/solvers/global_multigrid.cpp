@@ -36,24 +36,31 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
   for (int l = 0; l <= finest; ++l) {
     const GlobalLevel& level = hierarchy.level(l);
     operators_.emplace_back(level);
-    const std::size_t size = level.matrix.rows();
-    work_[l][0] = {LevelVector(size), LevelVector(size), LevelVector(), LevelVector()};
-    if (l > 0) {
-      const std::size_t coarse_size = hierarchy.level(l - 1).matrix.rows();
-      work_[l][0].coarse_rhs.resize(coarse_size);
-      work_[l][0].coarse_x.resize(coarse_size);
-    }
     auto& w = inverse_sqrt_multiplicity_[l];
     w = level.shared->inverse_multiplicity();
     for (double& v : w) v = std::sqrt(v);
-    if (l <= params_.coarse_level) continue;
+  }
+  // The local solvers finest first, and the work vectors after them: the peak memory of a
+  // Poisson solve falls here, while the finest level's double local matrix exists, and the
+  // coarser levels' solvers and the vectors need not exist beside it.
+  for (int l = finest; l > params_.coarse_level; --l) {
     // Made for the set-up and dropped: the local solver keeps its own (converted) copy.
     const accel::BandedMatrix<double> fine = hierarchy.local_matrix(l);
     local_levels_[l] =
         std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
     local_[l] = accel::make_local_solver(params_.local);
     local_[l]->setup(local_matrices(l, fine));
-    local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
+  }
+  for (int l = 0; l <= finest; ++l) {
+    const std::size_t size = hierarchy.level(l).matrix.rows();
+    work_[l][0] = {LevelVector(size), LevelVector(size), LevelVector(), LevelVector()};
+    if (l > 0) {
+      const std::size_t coarse_size = hierarchy.level(l - 1).matrix.rows();
+      work_[l][0].coarse_rhs.resize(coarse_size);
+      work_[l][0].coarse_x.resize(coarse_size);
+    }
+    if (local_[l])
+      local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
 }
