@@ -27,8 +27,8 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrd
   if (directions != LineDirections::x) {
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
-    x_strip_.resize(static_cast<std::size_t>(kGroup) * (kStrip + 2) * A.n);
-    b_strip_.resize(static_cast<std::size_t>(kGroup) * kStrip * A.n);
+    x_strip_.resize(static_cast<std::size_t>(2 * kGroup) * (kStrip + 2) * A.n);
+    b_strip_.resize(static_cast<std::size_t>(2 * kGroup) * kStrip * A.n);
   }
   refresh(A);
 }
@@ -194,40 +194,68 @@ void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool r
 }
 
 template <class T>
-void LineSmoother<T>::relax_strips(int m0, int count, int i0, int width, int parity, bool reverse,
-                                   const T* b, T* x) {
+T* LineSmoother<T>::x_strip(int set, int q) {
+  return x_strip_.data() + static_cast<std::size_t>(set * kGroup + q) * (kStrip + 2) * yt_.n;
+}
+
+template <class T>
+T* LineSmoother<T>::b_strip(int set, int q) {
+  return b_strip_.data() + static_cast<std::size_t>(set * kGroup + q) * kStrip * yt_.n;
+}
+
+template <class T>
+void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int south_set, const T* b,
+                                    const T* x) {
   const int n = yt_.n;
   const std::size_t stride = n;
-  // Macro m0 + q: line i0 - 1 + k of its y-lines is line k of its x strip (k = 0 .. width + 1),
-  // line i0 + k line k of its b strip.
-  const auto x_strip = [&](int q) { return x_strip_.data() + q * (kStrip + 2) * stride; };
-  const auto b_strip = [&](int q) { return b_strip_.data() + q * kStrip * stride; };
-  const auto base = [&](int q) { return (m0 + q) * yt_.rows_per_macro(); };
-  for (int q = 0; q < count; ++q) {
-    T* xs = x_strip(q);
-    const T* xm = x + base(q);
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  for (int q = 0; q < g.count; ++q) {
+    T* xs = x_strip(set, q);
+    const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
+    const T* xm = x + base;
     transpose_tile(xm + i0, stride, xs + n, stride, n, width);
-    transpose_tile(b + base(q) + i0, stride, b_strip(q), stride, n, width);
-    if (i0 > 0)
+    transpose_tile(b + base + i0, stride, b_strip(set, q), stride, n, width);
+    if (i0 > 0 && south_set >= 0)  // the previous strip's last line, as that strip holds it now
+      std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
+    else if (i0 > 0)
       for (int j = 0; j < n; ++j) xs[j] = xm[j * stride + i0 - 1];
     if (i0 + width < n)
       for (int j = 0; j < n; ++j) xs[(width + 1) * stride + j] = xm[j * stride + i0 + width];
   }
+}
+
+template <class T>
+void LineSmoother<T>::relax_strip_lines(const StripGroup& g, int s, int set, int parity,
+                                        bool reverse) {
+  const int n = yt_.n;
+  const std::size_t stride = n;
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  // Line i0 - 1 + k of macro m0 + q's y-lines is line k of its x strip (k = 0 .. width + 1),
+  // line i0 + k line k of its b strip.
   const T* ghost = ghost_.data() + 1;
   for (int k = 0; k < width; ++k) {
     const int line = i0 + (reverse ? width - 1 - k : k);
     if (parity >= 0 && line % 2 != parity) continue;
     Line lines[kGroup];
-    for (int q = 0; q < count; ++q) {
-      T* xl = x_strip(q) + (line - i0 + 1) * stride;
-      lines[q] = {base(q) + static_cast<std::size_t>(source_line(m0 + q, line, n)) * n,
-                  b_strip(q) + (line - i0) * stride, line > 0 ? xl - n : ghost, xl,
+    for (int q = 0; q < g.count; ++q) {
+      T* xl = x_strip(set, q) + (line - i0 + 1) * stride;
+      const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
+      lines[q] = {base + static_cast<std::size_t>(source_line(g.m0 + q, line, n)) * n,
+                  b_strip(set, q) + (line - i0) * stride, line > 0 ? xl - n : ghost, xl,
                   line < n - 1 ? xl + n : ghost};
     }
-    relax_group(y_, lines, count);
+    relax_group(y_, lines, g.count);
   }
-  for (int q = 0; q < count; ++q)
-    transpose_tile(x_strip(q) + n, stride, x + base(q) + i0, stride, width, n);
+}
+
+template <class T>
+void LineSmoother<T>::scatter_strips(const StripGroup& g, int s, int set, T* x) {
+  const int n = yt_.n;
+  const std::size_t stride = n;
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  for (int q = 0; q < g.count; ++q)
+    transpose_tile(x_strip(set, q) + n, stride, x + (g.m0 + q) * yt_.rows_per_macro() + i0, stride,
+                   width, n);
 }
 
 template <class T>
@@ -261,17 +289,35 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   const int strips = (n + kStrip - 1) / kStrip;
   for (int m0 = 0, count = 0; m0 < yt_.macros; m0 += count) {
     count = strip_group(m0);
-    const auto relax = [&](int s, int parity, bool reverse_lines) {
-      const int i0 = s * kStrip;
-      relax_strips(m0, count, i0, std::min(kStrip, n - i0), parity, reverse_lines, b, x);
-    };
+    const StripGroup g{m0, count};
     if (order_ == SweepOrder::lexicographic) {
-      for (int s = 0; s < strips; ++s) relax(reverse ? strips - 1 - s : s, -1, reverse);
+      for (int k = 0; k < strips; ++k) {
+        const int s = reverse ? strips - 1 - k : k;
+        gather_strips(g, s, 0, -1, b, x);
+        relax_strip_lines(g, s, 0, -1, reverse);
+        scatter_strips(g, s, 0, x);
+      }
       continue;
     }
-    // Zebra, as in sweep_x: the lines of one colour are not coupled, so their order is free.
-    for (int c = 0; c < 2; ++c)
-      for (int s = 0; s < strips; ++s) relax(s, reverse ? 1 - c : c, false);
+    // Zebra: the first colour's lines, then the second's (swapped backward); lines of one colour
+    // are not coupled, so their order is free. One pass over the strips, the second colour one
+    // strip behind the first: a strip is moved in and out once, not once per colour. Its two
+    // sets of buffers alternate; what a strip reads of its neighbours comes from their buffers
+    // where they are newer than x.
+    const int first = reverse ? 1 : 0;
+    for (int s = 0; s <= strips; ++s) {
+      if (s < strips) {
+        gather_strips(g, s, s % 2, s > 0 ? (s - 1) % 2 : -1, b, x);
+        relax_strip_lines(g, s, s % 2, first, false);
+      }
+      if (s == 0) continue;
+      const int behind = (s - 1) % 2;
+      if (s < strips)  // strip s's first line, relaxed just now, is strip s - 1's north neighbour
+        for (int q = 0; q < count; ++q)
+          std::copy_n(x_strip(s % 2, q) + n, n, x_strip(behind, q) + (kStrip + 1) * n);
+      relax_strip_lines(g, s - 1, behind, 1 - first, false);
+      scatter_strips(g, s - 1, behind, x);
+    }
   }
 }
 

@@ -66,11 +66,22 @@ class LineSmoother final : public Smoother<T> {
   void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
   /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
   void sweep_y(const T* b, T* x, bool reverse);
-  /// Relaxes the y-lines i0 .. i0 + width - 1 of the macros m0 .. m0 + count - 1 (of parity
-  /// `parity` only, if it is 0 or 1), reversed if `reverse`: x and b transposed into the strips,
-  /// relaxed, x moved back.
-  void relax_strips(int m0, int count, int i0, int width, int parity, bool reverse, const T* b,
-                    T* x);
+  /// The macros m0 .. m0 + count - 1, whose y-lines are relaxed side by side.
+  struct StripGroup {
+    int m0, count;
+  };
+  /// Strip s of the group's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
+  /// into strip buffer set `set`: x with the neighbouring line on either side, b; the south
+  /// neighbour from buffer set south_set where that holds it (>= 0), else from x.
+  void gather_strips(const StripGroup& g, int s, int set, int south_set, const T* b, const T* x);
+  /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
+  /// reversed if `reverse`.
+  void relax_strip_lines(const StripGroup& g, int s, int set, int parity, bool reverse);
+  /// Strip s's x from buffer set `set` back into x.
+  void scatter_strips(const StripGroup& g, int s, int set, T* x);
+  /// The x and b strip buffers of set `set` (0 or 1) and macro m0 + q of a group.
+  T* x_strip(int set, int q);
+  T* b_strip(int set, int q);
   /// How many macros from m0 on (at most kGroup) the y-sweep relaxes as one group.
   int strip_group(int m0) const;
   /// One line as relax_line reads it: the offset of its bands and factors in the line system
@@ -113,9 +124,9 @@ class LineSmoother final : public Smoother<T> {
   StencilZones<T> zones_;
   std::vector<T> line_;   ///< per line of a group: its right-hand side, then forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
-  /// One strip of y-lines per macro of a group, as contiguous lines: x of the strip's lines with
-  /// the neighbouring line on either side (kStrip + 2 lines), and b of the strip's lines (empty
-  /// for LineDirections::x).
+  /// Two sets of one strip of y-lines per macro of a group, as contiguous lines: x of the strip's
+  /// lines with the neighbouring line on either side (kStrip + 2 lines), and b of the strip's
+  /// lines (empty for LineDirections::x).
   std::vector<T> x_strip_, b_strip_;
 };
 
