@@ -112,8 +112,8 @@ void LineSmoother<T>::relax_lines(const LineSystem& sys, const Line* lines) {
   // their critical path (4 cycles), which held a lone line's sweep at two thirds of the triad
   // bandwidth in float (measured at n = 1025), and ADI-TRIGS on zoned macros, whose bands stay
   // in cache, at a quarter: the K lines (of K macros, so independent) go through them side by
-  // side. A missing neighbour line (the macro's first or
-  // last) reads the zero ghost line; its bands are 0 there by the storage convention.
+  // side. A missing neighbour line (the macro's first or last) reads the zero ghost line; its
+  // bands are 0 there by the storage convention.
   const int n = sys.coupling->n, l = n - 1;
   const T* lower[K];
   const T* inv_pivot[K];

@@ -84,7 +84,7 @@ class LineSmoother final : public Smoother<T> {
   T* b_strip(int set, int q);
   /// How many macros from m0 on (at most kGroup) the y-sweep relaxes as one group.
   int strip_group(int m0) const;
-  /// One line as relax_line reads it: the offset of its bands and factors in the line system
+  /// One line as relax_lines reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
   /// the values of its two neighbouring lines (the zero ghost line where there is none).
@@ -102,7 +102,7 @@ class LineSmoother final : public Smoother<T> {
   void relax_lines(const LineSystem& s, const Line* lines);
   /// relax_lines<count>, count = 1 .. kGroup.
   void relax_group(const LineSystem& s, const Line* lines, int count);
-  /// The line whose bands and factors line `line` of macro m reads (see relax_line).
+  /// The line whose bands and factors line `line` of macro m reads (Line::from).
   int source_line(int m, int line, int n) const;
 
   /// y-lines per strip: one cache line of T in each grid row.
