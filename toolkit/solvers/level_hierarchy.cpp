@@ -72,11 +72,6 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
   }
 }
 
-void LevelHierarchy::make_local_matrix(int l, accel::BandedMatrix<double>& out) const {
-  out.assign(levels_.at(l).matrix);
-  finish_local_matrix(l, out);
-}
-
 accel::BandedMatrix<double> LevelHierarchy::local_matrix(int l) const {
   accel::BandedMatrix<double> out = levels_.at(l).matrix;
   finish_local_matrix(l, out);

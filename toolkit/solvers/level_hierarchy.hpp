@@ -68,10 +68,8 @@ class LevelHierarchy {
 
   /// The local matrix of level l (design.md §2): the type-0 matrix with the rows of shared nodes
   /// summed over the macros that share them (the centre and the couplings along a shared edge),
-  /// Dirichlet rows as unit rows; into `out`, which has the level's macros and n. Made on demand:
-  /// the local layer keeps its own converted copy, and a stored one was 96 of the 563 bytes per
-  /// node of a Poisson solve.
-  void make_local_matrix(int l, accel::BandedMatrix<double>& out) const;
+  /// Dirichlet rows as unit rows. Made on demand: the local layer keeps its own converted copy,
+  /// and a stored one was 96 of the 563 bytes per node of a Poisson solve.
   accel::BandedMatrix<double> local_matrix(int l) const;
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
