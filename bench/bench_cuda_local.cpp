@@ -7,7 +7,10 @@
 //   (3) the device time of one local V(4,4) cycle (cudaEvent),
 //   (4) T_loc of one full local solve (defect in, V(4,4), correction out), cpu (1 core, double)
 //       vs cuda (float), and S_loc = T_cpu / T_cuda, in the layout of Table 2 of the FEAST
-//       Navier-Stokes paper.
+//       Navier-Stokes paper,
+//   (5) per smoother, the V(1,1) cycle of the ScaRC default (float, L = 10): device time per
+//       unknown, and T_loc of the cpu target's fastest form (lexicographic line sweeps for
+//       the line smoothers, 1 core) against the cuda target's (zebra / 4 colours).
 // Without a device it prints "no CUDA device" and exits 0.
 //
 //   quilt-bench-cuda [--quick] [--macros N]
@@ -51,6 +54,7 @@ struct Config {
   int min_spmv_macros = 64;       ///< at L <= 10
   int reps = 20;
   int solve_reps = 3;
+  int smoother_level = 10;  ///< table (5)
 };
 
 /// Local Q1 Laplacians (stencil 8/3, -1/3) with Dirichlet unit rows on the whole macro boundary.
@@ -125,6 +129,38 @@ int spmv_macros(const Config& cfg, int level, std::size_t elem, double memory_gi
   return static_cast<int>(std::max<std::size_t>(1, macros));
 }
 
+/// Table (5): each smoother in one V(1,1) cycle in float, cuda against cpu (1 core).
+void smoother_table(const Config& cfg) {
+  using quilt::accel::SmootherType;
+  using quilt::accel::SweepOrder;
+  const Hierarchy h = hierarchy(cfg.coarse_level, cfg.smoother_level, cfg.macros);
+  const auto unknowns = static_cast<double>(h.defect.size());
+  std::printf("## Smoothers: one V(1,1) cycle in float, L = %d, %d macros; cpu 1 core\n\n",
+              cfg.smoother_level, cfg.macros);
+  std::printf(
+      "| smoother | cuda order | ns/unknown cuda | T_loc cpu [s] | T_loc cuda [s] | S_loc |\n");
+  std::printf("|---|---|---:|---:|---:|---:|\n");
+  const SmootherType smoothers[] = {SmootherType::jacobi, SmootherType::gs, SmootherType::trigs_x,
+                                    SmootherType::aditrigs, SmootherType::ilu};
+  for (SmootherType s : smoothers) {
+    LocalSolverParams cpu, gpu;
+    cpu.smoother = gpu.smoother = s;
+    cpu.precision = gpu.precision = Precision::float32;
+    cpu.target = Target::cpu;
+    gpu.target = Target::cuda;
+    // Jacobi has one order, ILU runs by wavefronts in its one (lexicographic) order; the Gauss-
+    // Seidel family runs in colours on cuda.
+    const bool one_order = s == SmootherType::jacobi || s == SmootherType::ilu;
+    gpu.ordering = one_order ? SweepOrder::lexicographic : SweepOrder::colour;
+    const double cycle = qcuda::time_vcycle(gpu, h.levels(), h.defect.data(), cfg.reps);
+    const double t_cpu = time_solve(cpu, h, cfg.solve_reps);
+    const double t_cuda = time_solve(gpu, h, cfg.reps);
+    std::printf("| %s | %s | %.2f | %.4g | %.4g | %.1f |\n", quilt::accel::to_string(s).c_str(),
+                quilt::accel::to_string(gpu.ordering).c_str(), cycle * 1e9 / unknowns, t_cpu,
+                t_cuda, t_cpu / t_cuda);
+  }
+}
+
 int run(const Config& cfg) {
   const int devices = quilt::accel::cuda_device_count();
   if (devices == 0) {
@@ -179,7 +215,7 @@ int run(const Config& cfg) {
       LocalSolverParams params;
       params.target = Target::cuda;
       params.precision = p;
-      params.smoother = quilt::accel::SmootherType::jacobi;  // the smoother the cuda target has
+      params.smoother = quilt::accel::SmootherType::jacobi;  // FEAST's GPU smoother
       params.pre_smooth = params.post_smooth = 4;
       const double s = qcuda::time_vcycle(params, h.levels(), h.defect.data(), cfg.reps);
       std::printf("| %s | %d | %d | %zu | %.3f | %.2f |\n", quilt::accel::to_string(p).c_str(), L,
@@ -204,6 +240,8 @@ int run(const Config& cfg) {
   for (const Row& r : rows)
     std::printf("| %d | %d | %.4g | %.4g | %.1f |\n", r.level, cfg.macros, r.cpu, r.cuda,
                 r.cpu / r.cuda);
+  std::printf("\n");
+  smoother_table(cfg);
   return 0;
 }
 
@@ -228,6 +266,7 @@ int main(int argc, char** argv) {
   if (cfg.quick) {
     cfg.spmv_levels = {8, 9};
     cfg.solve_levels = {5, 6};
+    cfg.smoother_level = 6;
     cfg.spmv_bytes = std::size_t(64) << 20;
     cfg.min_spmv_macros = 4;
     cfg.macros = std::min(cfg.macros, 4);
