@@ -60,6 +60,10 @@ bool cuda_has_smoother(SmootherType s, SweepOrder o) {
   return o == SweepOrder::colour;
 }
 
+SweepOrder natural_order(SmootherType s, Target t) {
+  return t == Target::cuda && has_colour_order(s) ? SweepOrder::colour : SweepOrder::lexicographic;
+}
+
 std::string describe_cycle(const LocalSolverParams& p) {
   std::ostringstream s;
   s << "V(" << p.pre_smooth << "," << p.post_smooth << ") " << to_string(p.smoother);

@@ -140,6 +140,12 @@ std::string describe_cycle(const LocalSolverParams& params);
 /// aditrigs.
 bool cuda_has_smoother(SmootherType s, SweepOrder o);
 
+/// The ordering a user who names none gets on target t: on cuda the data-parallel colour form
+/// where s has one (cuda_has_smoother holds for the result, for every s); otherwise
+/// lexicographic, whose sweeps carry information across the whole macro and so smooth better
+/// per sweep (the cpu target's faster form; jacobi and ilu have no other).
+SweepOrder natural_order(SmootherType s, Target t);
+
 /// Throws AccelError naming the key (solver.local.*) of the first invalid parameter, and for a
 /// smoother the target does not have; make_local_solver checks the same.
 void check_local_solver_params(const LocalSolverParams& params);

@@ -53,14 +53,14 @@ step() {
     failed=1
     return 1
   fi
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   timeout "$limit" "$@" >"$log" 2>&1
   rc=$?
-  end=$(date +%s.%N)
+  end=$(date +%s%N)
   if [[ $rc -eq 0 ]]; then status=pass
   elif [[ $rc -eq 124 ]]; then status="TIMEOUT"; failed=1
   else status="FAIL ($rc)"; failed=1; fi
-  rows+=("$(printf '| %-22s | %-9s | %8.1f | %s |' "$name" "$status" "$(echo "$end - $start" | bc)" \
+  rows+=("$(printf '| %-22s | %-9s | %8.1f | %s |' "$name" "$status" "$(((end - start) / 1000000))e-3" \
     "$(summary "$name" "$log")")")
   return $rc
 }

@@ -47,7 +47,8 @@ run_case() {
   cases+=("$name")
 }
 
-# The cuda target has the line smoothers in zebra order (colour) only; both targets run it.
+# The cuda target runs the line smoothers in zebra order (colour, its automatic ordering); the
+# cpu runs are told the same, so that both targets run the same algorithm.
 colour=(--solver.local.ordering=colour)
 poisson=(--config apps/configs/poisson.ini "${colour[@]}")
 run_case square-L9 1 quilt-poisson "${poisson[@]}" --mesh.file=meshes/unit_square_2x2.msh --mesh.level=9

@@ -123,8 +123,8 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
     ("solver.velocity.smoother", po::value<std::string>()->default_value(accel::to_string(velocity.type)),
      "local smoother of the velocity multigrid (solver.local.smoother: of the pressure Laplacian); "
      "same values as solver.local.smoother")
-    ("solver.velocity.ordering", po::value<std::string>()->default_value(accel::to_string(velocity.ordering)),
-     "sweep order of the velocity smoother: lexicographic | colour")
+    ("solver.velocity.ordering", po::value<std::string>()->default_value(kAutoOrdering),
+     "sweep order of the velocity smoother: auto | lexicographic | colour (as solver.local.ordering)")
     ("solver.velocity.damping", po::value<double>(),
      "relaxation omega of the velocity smoother (default: 0.7 for jacobi, 1 for the others)")
     ("solver.schur", po::value<std::string>()->default_value(choice_name(kSchurApproximations, defaults.schur)),
@@ -212,13 +212,14 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
   p.schur_coarse_nodes = static_cast<std::size_t>(
       config.get("solver.schur.coarse_nodes", Range<long long>::at_least(0)));
   p.velocity_cycles = config.get("solver.velocity.cycles", Range<int>::at_least(1));
+  const ScarcOptions scarc = read_scarc_options(config, comm);
   VelocitySmoother& v = p.velocity_smoother;
   v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);
-  v.ordering = parse_key(config, "solver.velocity.ordering", accel::parse_sweep_order);
+  v.ordering =
+      read_ordering(config, "solver.velocity.ordering", v.type, scarc.multigrid.local.target);
   if (config.has("solver.velocity.damping"))
     v.damping = config.get("solver.velocity.damping", kSmootherDampingRange);
   check_smoother_keys(config, v.type, v.ordering, v.damping, "solver.velocity");
-  const ScarcOptions scarc = read_scarc_options(config, comm);
   if (scarc.multigrid.local.target == accel::Target::cuda &&
       !accel::cuda_has_smoother(v.type, v.ordering))
     config.fail("solver.velocity.smoother",

@@ -36,8 +36,9 @@ void declare_scarc_keys(Config& config) {
      "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
      "trigs-x | trigs-y (line Gauss-Seidel along x- / y-lines) | aditrigs (alternating x- and "
      "y-lines) | ilu (ILU(0))")
-    ("solver.local.ordering", po::value<std::string>()->default_value(accel::to_string(local.ordering)),
-     "local smoother sweep order: lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
+    ("solver.local.ordering", po::value<std::string>()->default_value(kAutoOrdering),
+     "local smoother sweep order: auto (lexicographic on cpu; colour on cuda where the smoother "
+     "has it) | lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
     ("solver.local.pre_smooth", po::value<int>()->default_value(local.pre_smooth), "local MG pre-smoothing steps")
     ("solver.local.post_smooth", po::value<int>()->default_value(local.post_smooth), "local MG post-smoothing steps")
     ("solver.local.damping", po::value<double>(),
@@ -70,7 +71,7 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   local.target = parse_key(config, "solver.local.target", accel::parse_target);
   local.precision = parse_key(config, "solver.local.precision", accel::parse_precision);
   local.smoother = parse_key(config, "solver.local.smoother", accel::parse_smoother);
-  local.ordering = parse_key(config, "solver.local.ordering", accel::parse_sweep_order);
+  local.ordering = read_ordering(config, "solver.local.ordering", local.smoother, local.target);
   local.pre_smooth = config.get("solver.local.pre_smooth", Range<int>::at_least(0));
   local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));
   if (config.has("solver.local.damping"))
@@ -89,6 +90,12 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
     if (devices > 0) local.device = comm.node_local_rank() % devices;
   }
   return o;
+}
+
+accel::SweepOrder read_ordering(const Config& config, const std::string& key,
+                                accel::SmootherType smoother, accel::Target target) {
+  if (config.get<std::string>(key) == kAutoOrdering) return accel::natural_order(smoother, target);
+  return parse_key(config, key, accel::parse_sweep_order);
 }
 
 void check_smoother_keys(const Config& config, accel::SmootherType type, accel::SweepOrder order,

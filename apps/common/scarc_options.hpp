@@ -26,6 +26,15 @@ auto parse_key(const Config& config, const std::string& key, Parse parse) {
   }
 }
 
+/// The value of the ordering keys (solver.local.ordering, solver.velocity.ordering) that leaves
+/// the choice to the target: accel::natural_order.
+inline constexpr const char* kAutoOrdering = "auto";
+
+/// A smoother's ordering key: `auto` gives accel::natural_order(smoother, target), else the
+/// ordering named (a ConfigError naming the key for any other value).
+accel::SweepOrder read_ordering(const Config& config, const std::string& key,
+                                accel::SmootherType smoother, accel::Target target);
+
 /// The relaxation omega of a smoother (solver.local.damping, solver.velocity.damping): Jacobi
 /// and SOR converge on an SPD matrix at best for omega in (0, 2).
 inline const Range<double> kSmootherDampingRange = Range<double>::open(0, 2);

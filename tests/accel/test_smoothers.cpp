@@ -268,6 +268,17 @@ TEST(SmootherErrors, MakeLocalSolverRejectsBadSmootherSettingsByKey) {
   EXPECT_FALSE(cuda_has_smoother(SmootherType::ilu, SweepOrder::colour));
 }
 
+// The ordering a user who names none gets: on cuda one the cuda target has, for every smoother,
+// and the colour form wherever there is one; on cpu the lexicographic sweeps.
+TEST(SmootherErrors, TheNaturalOrderIsOneTheTargetHas) {
+  for (SmootherType t : kAllTypes) {
+    EXPECT_TRUE(cuda_has_smoother(t, natural_order(t, Target::cuda))) << to_string(t);
+    EXPECT_EQ(natural_order(t, Target::cuda) == SweepOrder::colour, has_colour_order(t))
+        << to_string(t);
+    EXPECT_EQ(natural_order(t, Target::cpu), SweepOrder::lexicographic) << to_string(t);
+  }
+}
+
 TEST(SmootherErrors, LocalSolverSetupNamesTheLevelAndNode) {
   const std::vector<MacroSpec> specs = {{1.0, kAllDirichlet}, {1.0, kSouthDirichlet}};
   Hierarchy h = testing::galerkin_hierarchy(1, 3, specs);

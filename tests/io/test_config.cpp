@@ -582,6 +582,42 @@ TEST(ConfigKeys, TheSolverKeysDefaultToTheMultigridStruct) {
   EXPECT_EQ(p.coarse_threshold, PoissonParams{}.coarse_threshold);
 }
 
+// Switching solver.local.target to cuda is the one key a user changes: the orderings follow the
+// target unless named (and a named one the target lacks is an error naming the key).
+TEST(ConfigKeys, TheOrderingsFollowTheTargetUnlessNamed) {
+#ifndef QUILT_HAVE_CUDA
+  GTEST_SKIP() << "built without the cuda target";
+#endif
+  const Communicator comm;
+  const auto poisson = [&](std::vector<std::string> args) {
+    Config config("quilt-poisson", "test");
+    declare_poisson_keys(config);
+    EXPECT_EQ(error_of(parse_error(config, args)), "(no ConfigError)");
+    PoissonParams p;
+    EXPECT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
+    return p.multigrid.local;
+  };
+  EXPECT_EQ(poisson({}).ordering, accel::SweepOrder::lexicographic);
+  EXPECT_EQ(poisson({"--solver.local.target=cuda"}).ordering, accel::SweepOrder::colour);
+  EXPECT_EQ(poisson({"--solver.local.target=cuda", "--solver.local.smoother=ilu"}).ordering,
+            accel::SweepOrder::lexicographic);
+  EXPECT_EQ(poisson({"--solver.local.ordering=colour"}).ordering, accel::SweepOrder::colour);
+  EXPECT_NE(
+      read_error("poisson", {"--solver.local.target=cuda", "--solver.local.ordering=lexicographic"})
+          .find(in_quotes("solver.local")),
+      std::string::npos);
+
+  const FlowOptions cuda =
+      flow_options({"--config", kConfigs + "cavity.ini", "--solver.local.target=cuda"});
+  EXPECT_EQ(cuda.params.multigrid.local.ordering, accel::SweepOrder::colour);
+  // ILU, the velocity default, has one ordering on either target.
+  EXPECT_EQ(cuda.params.velocity_smoother.ordering, accel::SweepOrder::lexicographic);
+  const FlowOptions gs =
+      flow_options({"--config", kConfigs + "cavity.ini", "--solver.local.target=cuda",
+                    "--solver.velocity.smoother=gs"});
+  EXPECT_EQ(gs.params.velocity_smoother.ordering, accel::SweepOrder::colour);
+}
+
 TEST(ConfigKeys, TheExportMatrixPathIsCheckedWhenTheKeysAreRead) {
   const std::string missing = "/nonexistent-quilt-directory/system.mtx";
   const std::string what = read_error("poisson", {"--export-matrix=" + missing});
