@@ -96,8 +96,13 @@ void GlobalMultigrid::make_second_lane() {
 
 template <int Lanes>
 void GlobalMultigrid::defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x,
-                              const LevelVector* weight) {
+                              const LevelVector* weight, bool x_is_zero) {
   auto& w = work_[l];
+  if (x_is_zero) {
+    for (int q = 0; q < Lanes; ++q)
+      operators_[l].weighted_defect_at_zero(*b[q], weight, w[q].defect);
+    return;
+  }
   if constexpr (Lanes == 1)
     operators_[l].weighted_defect(*b[0], *x[0], weight, w[0].defect);
   else
@@ -115,14 +120,15 @@ void GlobalMultigrid::sum(const SharedNodes& shared, int l, LevelVector Work::*f
 }
 
 template <int Lanes>
-void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps) {
+void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps,
+                             bool x_is_zero) {
   const GlobalLevel& level = hierarchy_->level(l);
   auto& w = work_[l];
   const bool symmetric = params_.combination == SchwarzCombination::symmetric;
   const auto& weight =
       symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->inverse_multiplicity();
   for (int s = 0; s < steps; ++s) {
-    defects<Lanes>(l, b, x, symmetric ? &weight : nullptr);
+    defects<Lanes>(l, b, x, symmetric ? &weight : nullptr, x_is_zero && s == 0);
     const auto start = std::chrono::steady_clock::now();
     if constexpr (Lanes == 1)
       local_[l]->solve(w[0].defect.data(), w[0].correction.data());
@@ -145,14 +151,14 @@ void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& 
 }
 
 template <int Lanes>
-void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x) {
+void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, bool x_is_zero) {
   const GlobalLevel& level = hierarchy_->level(l);
   auto& w = work_[l];
   if (l == params_.coarse_level) {
     // Defect correction rather than x = A^{-1} b, so that a nonzero guess (the finest level
     // solved directly) keeps its Dirichlet values.
     const auto start = std::chrono::steady_clock::now();
-    defects<Lanes>(l, b, x, nullptr);
+    defects<Lanes>(l, b, x, nullptr, x_is_zero);
     for (int q = 0; q < Lanes; ++q) {
       coarse_->solve(w[q].defect, w[q].correction);
       axpy(1.0, w[q].correction, *x[q]);
@@ -161,11 +167,12 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
     return;
   }
   const GlobalLevel& coarse = hierarchy_->level(l - 1);
-  smooth<Lanes>(l, b, x, params_.pre_smooth);
+  smooth<Lanes>(l, b, x, params_.pre_smooth, x_is_zero);
 
   // Restriction of the type-1 defect: scaled to a type-0 representation (each copy carries
   // 1/multiplicity), restricted per macro with P^T, summed to type-1 on the coarse level.
-  defects<Lanes>(l, b, x, &level.shared->inverse_multiplicity());
+  defects<Lanes>(l, b, x, &level.shared->inverse_multiplicity(),
+                 x_is_zero && params_.pre_smooth == 0);
   for (int q = 0; q < Lanes; ++q)
     accel::cpu::restrict_transpose(level.matrix.macros, coarse.n, w[q].defect.data(),
                                    w[q].coarse_rhs.data());
@@ -178,7 +185,7 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
     coarse_b[q] = &w[q].coarse_rhs;
     coarse_x[q] = &w[q].coarse_x;
   }
-  cycle<Lanes>(l - 1, coarse_b, coarse_x);
+  cycle<Lanes>(l - 1, coarse_b, coarse_x, true);
   for (int q = 0; q < Lanes; ++q) {
     accel::cpu::prolongate(level.matrix.macros, coarse.n, w[q].coarse_x.data(),
                            w[q].correction.data());
@@ -187,12 +194,12 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
       if (!level.dirichlet[i]) xq[i] += w[q].correction[i];
   }
 
-  smooth<Lanes>(l, b, x, params_.post_smooth);
+  smooth<Lanes>(l, b, x, params_.post_smooth, false);
 }
 
 void GlobalMultigrid::apply(const LevelVector& d, LevelVector& c) {
   c.assign(d.size(), 0.0);
-  cycle<1>(hierarchy_->finest(), {&d}, {&c});
+  cycle<1>(hierarchy_->finest(), {&d}, {&c}, true);
 }
 
 void GlobalMultigrid::apply_pair(const LevelVector& d0, const LevelVector& d1, LevelVector& c0,
@@ -207,7 +214,7 @@ void GlobalMultigrid::apply_pair(const LevelVector& d0, const LevelVector& d1, L
   make_second_lane();
   c0.assign(d0.size(), 0.0);
   c1.assign(d1.size(), 0.0);
-  cycle<2>(hierarchy_->finest(), {&d0, &d1}, {&c0, &c1});
+  cycle<2>(hierarchy_->finest(), {&d0, &d1}, {&c0, &c1}, true);
 }
 
 KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
@@ -225,7 +232,7 @@ KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
   };
   if (monitor.check(0, residual_norm())) return result;
   for (int it = 1; it <= params.max_iter; ++it) {
-    cycle<1>(finest, {&b}, {&x});
+    cycle<1>(finest, {&b}, {&x}, false);
     if (monitor.check(it, residual_norm())) return result;
   }
   monitor.finish();

@@ -80,19 +80,21 @@ class GlobalMultigrid final : public Preconditioner {
   template <int Lanes>
   using Iterates = std::array<LevelVector*, Lanes>;
 
-  /// One cycle on level l for A_l x = b, improving x in place.
+  /// One cycle on level l for A_l x = b, improving x in place; x_is_zero: every lane's x is 0
+  /// on entry (the first defect is then W b, without the product).
   template <int Lanes>
-  void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x);
+  void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, bool x_is_zero);
   /// The local solver's levels for global level l, coarsest first; `fine`: level l's local
   /// matrix.
   std::vector<const accel::BandedMatrix<double>*> local_matrices(
       int l, const accel::BandedMatrix<double>& fine) const;
-  /// `steps` additive Schwarz steps on level l.
+  /// `steps` additive Schwarz steps on level l (x_is_zero: as for cycle).
   template <int Lanes>
-  void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps);
-  /// W (b - A x) of every lane into its work defect on level l.
+  void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps, bool x_is_zero);
+  /// W (b - A x) of every lane into its work defect on level l; x_is_zero: x = 0 on entry.
   template <int Lanes>
-  void defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, const LevelVector* weight);
+  void defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, const LevelVector* weight,
+               bool x_is_zero = false);
   /// Type-0 -> type-1 sum by `shared` of `field` of every lane's work on level l.
   template <int Lanes>
   void sum(const SharedNodes& shared, int l, LevelVector Work::*field);

@@ -120,6 +120,20 @@ void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
   finish_defect(level_->dirichlet, b, weight, d);
 }
 
+void LevelOperator::weighted_defect_at_zero(const LevelVector& b, const LevelVector* weight,
+                                            LevelVector& d) const {
+  const char* __restrict dirichlet = level_->dirichlet.data();
+  const double* __restrict pb = b.data();
+  double* __restrict pd = d.data();
+  const std::size_t size = d.size();
+  if (weight) {
+    const double* __restrict w = weight->data();
+    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : w[i] * pb[i];
+  } else {
+    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : pb[i];
+  }
+}
+
 void LevelOperator::weighted_defect_pair(const LevelVector& b0, const LevelVector& x0,
                                          const LevelVector& b1, const LevelVector& x1,
                                          const LevelVector* weight, LevelVector& d0,

@@ -106,6 +106,11 @@ class LevelOperator final : public LinearOperator {
   /// Schwarz step and of the restriction in one sweep after the product, not four.
   void weighted_defect(const LevelVector& b, const LevelVector& x, const LevelVector* weight,
                        LevelVector& d) const;
+  /// weighted_defect for x = 0: d = W b, 0 on Dirichlet nodes, without the product. Bitwise
+  /// what weighted_defect gives, since A 0 sums to +0 in every row (its centre is positive) and
+  /// b - (+0) = b exactly.
+  void weighted_defect_at_zero(const LevelVector& b, const LevelVector* weight,
+                               LevelVector& d) const;
   /// weighted_defect for two vectors with one pass over the bands and one shared-node exchange;
   /// d0 and d1 bitwise what weighted_defect gives each.
   void weighted_defect_pair(const LevelVector& b0, const LevelVector& x0, const LevelVector& b1,
