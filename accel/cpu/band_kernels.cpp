@@ -7,14 +7,15 @@
 namespace quilt::accel::cpu {
 namespace {
 
-enum class Sweep { spmv, defect, jacobi };
+/// What a sweep makes of s = (A x)_i: s, b_i - s, a Jacobi update, or out_i + s (accumulate).
+enum class Sweep { spmv, defect, jacobi, add };
 
 /// The result of a guarded row i, given s = (A x)_i; the same formulas as interior_rows. Only the
 /// arrays the sweep needs are read.
 template <Sweep S, class T>
 inline T finish(T s, std::ptrdiff_t i, const T* b, const T* x, const T* inv_diag, T omega) {
-  if constexpr (S == Sweep::spmv) {
-    return s;
+  if constexpr (S == Sweep::spmv || S == Sweep::add) {
+    return s;  // add: guarded_rows adds it to out
   } else if constexpr (S == Sweep::defect) {
     return b[i] - s;
   } else {
@@ -44,6 +45,8 @@ void interior_rows(std::ptrdiff_t count, std::ptrdiff_t n, const T* __restrict a
     // no-alias guarantee and the loop gets runtime overlap checks.
     if constexpr (S == Sweep::spmv) {
       out[i] = s;
+    } else if constexpr (S == Sweep::add) {
+      out[i] = out[i] + s;
     } else if constexpr (S == Sweep::defect) {
       out[i] = b[i] - s;
     } else {
@@ -66,7 +69,11 @@ void guarded_rows(int n_, std::size_t base, std::ptrdiff_t first, std::ptrdiff_t
       const std::ptrdiff_t c = r + band_offset(k, n_);
       if (c >= 0 && c < nn) s += entry(k, r) * xm[c];
     }
-    out[base + r] = finish<S>(s, static_cast<std::ptrdiff_t>(base) + r, b, x, inv_diag, omega);
+    const T value = finish<S>(s, static_cast<std::ptrdiff_t>(base) + r, b, x, inv_diag, omega);
+    if constexpr (S == Sweep::add)
+      out[base + r] = out[base + r] + value;
+    else
+      out[base + r] = value;
   }
 }
 
@@ -89,6 +96,8 @@ void constant_rows(std::ptrdiff_t count, std::ptrdiff_t n, const std::array<T, k
                 a5 * xm[i + 2] + a6 * xn[i] + a7 * xn[i + 1] + a8 * xn[i + 2];
     if constexpr (S == Sweep::spmv) {
       out[i] = s;
+    } else if constexpr (S == Sweep::add) {
+      out[i] = out[i] + s;
     } else if constexpr (S == Sweep::defect) {
       out[i] = b[i] - s;
     } else {
@@ -235,6 +244,12 @@ void spmv(const BandedMatrix<T>& A, const T* x, T* y) {
 }
 
 template <class T>
+void spmv_add(const BandedMatrix<T>& A, const T* x, T* y) {
+  sweep<Sweep::add>(A, static_cast<const StencilZones<T>*>(nullptr), x,
+                    static_cast<const T*>(nullptr), static_cast<const T*>(nullptr), T(0), y);
+}
+
+template <class T>
 void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d) {
   sweep<Sweep::defect>(A, static_cast<const StencilZones<T>*>(nullptr), x, b,
                        static_cast<const T*>(nullptr), T(0), d);
@@ -266,6 +281,8 @@ void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, const 
 
 template void spmv(const BandedMatrix<float>&, const float*, float*);
 template void spmv(const BandedMatrix<double>&, const double*, double*);
+template void spmv_add(const BandedMatrix<float>&, const float*, float*);
+template void spmv_add(const BandedMatrix<double>&, const double*, double*);
 template void defect(const BandedMatrix<float>&, const float*, const float*, float*);
 template void defect(const BandedMatrix<double>&, const double*, const double*, double*);
 template void jacobi_sweep(const BandedMatrix<float>&, const float*, float, const float*,

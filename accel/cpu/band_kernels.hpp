@@ -17,6 +17,11 @@ namespace quilt::accel::cpu {
 template <class T>
 void spmv(const BandedMatrix<T>& A, const T* x, T* y);
 
+/// y += A x on every macro, in one sweep: bitwise y + t with t from spmv (a block operator's
+/// rows summed without a scratch vector). x and y must not overlap.
+template <class T>
+void spmv_add(const BandedMatrix<T>& A, const T* x, T* y);
+
 /// d = b - A x on every macro. d must not overlap x or b.
 template <class T>
 void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d);

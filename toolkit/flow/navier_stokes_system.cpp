@@ -28,34 +28,23 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
   double* y1 = y.data();
   double* y2 = y1 + N;
   double* yp = y2 + N;
-  double* t = scratch_.data();
   const FlowBlocks& b = *blocks_;
-  const auto& A = velocity_->matrix;
-  // Type-0 products per macro, one sum per block row.
-  accel::cpu::spmv(A, x1, y1);
-  accel::cpu::spmv(b.B1, xp, t);
-  for (std::size_t i = 0; i < N; ++i) y1[i] += t[i];
-  accel::cpu::spmv(A, x2, y2);
-  accel::cpu::spmv(b.B2, xp, t);
-  for (std::size_t i = 0; i < N; ++i) y2[i] += t[i];
+  // Type-0 products per macro, accumulated into each block row in a fixed order, one sum per
+  // block row. A is read once for both components.
+  accel::cpu::spmv_pair<double>(velocity_->matrix, nullptr, x1, x2, y1, y2);
+  accel::cpu::spmv_add(b.B1, xp, y1);
+  accel::cpu::spmv_add(b.B2, xp, y2);
   accel::cpu::spmv(b.C, xp, yp);
-  accel::cpu::spmv(b.D1, x1, t);
-  for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
-  accel::cpu::spmv(b.D2, x2, t);
-  for (std::size_t i = 0; i < N; ++i) yp[i] += t[i];
+  accel::cpu::spmv_add(b.D1, x1, yp);
+  accel::cpu::spmv_add(b.D2, x2, yp);
   if (newton_) {  // the Jacobian's reaction and linearised stabilisation terms
-    struct Term {
-      const accel::BandedMatrix<double>* M;
-      const double* x;
-      double* y;
-    };
     const NewtonCoupling& c = *newton_;
-    const Term terms[] = {{&c.N11, x1, y1}, {&c.N12, x2, y1}, {&c.N21, x1, y2},
-                          {&c.N22, x2, y2}, {&c.E1, x1, yp},  {&c.E2, x2, yp}};
-    for (const Term& term : terms) {
-      accel::cpu::spmv(*term.M, term.x, t);
-      for (std::size_t i = 0; i < N; ++i) term.y[i] += t[i];
-    }
+    accel::cpu::spmv_add(c.N11, x1, y1);
+    accel::cpu::spmv_add(c.N12, x2, y1);
+    accel::cpu::spmv_add(c.N21, x1, y2);
+    accel::cpu::spmv_add(c.N22, x2, y2);
+    accel::cpu::spmv_add(c.E1, x1, yp);
+    accel::cpu::spmv_add(c.E2, x2, yp);
   }
   if (viscous_) viscous_->add(x1, x2, y1, y2, yp);  // S(u), linear in u
   const SharedNodes& shared = *velocity_->shared;
@@ -74,12 +63,9 @@ void NavierStokesSystem::momentum_rows(const LevelVector& x, double* r1, double*
   const std::size_t N = block_;
   const double* xp = x.data() + 2 * N;
   double* t = scratch_.data();
-  accel::cpu::spmv(velocity_->matrix, x.data(), r1);
-  accel::cpu::spmv(blocks_->B1, xp, t);
-  for (std::size_t i = 0; i < N; ++i) r1[i] += t[i];
-  accel::cpu::spmv(velocity_->matrix, x.data() + N, r2);
-  accel::cpu::spmv(blocks_->B2, xp, t);
-  for (std::size_t i = 0; i < N; ++i) r2[i] += t[i];
+  accel::cpu::spmv_pair<double>(velocity_->matrix, nullptr, x.data(), x.data() + N, r1, r2);
+  accel::cpu::spmv_add(blocks_->B1, xp, r1);
+  accel::cpu::spmv_add(blocks_->B2, xp, r2);
   if (viscous_) {  // the momentum part of S(u); its continuity part goes to scratch and is dropped
     std::fill(t, t + N, 0.0);
     viscous_->add(x.data(), x.data() + N, r1, r2, t);
@@ -89,10 +75,8 @@ void NavierStokesSystem::momentum_rows(const LevelVector& x, double* r1, double*
 }
 
 void NavierStokesSystem::apply_divergence(const double* c1, const double* c2, double* t) const {
-  const std::size_t N = block_;
   accel::cpu::spmv(blocks_->D1, c1, t);
-  accel::cpu::spmv(blocks_->D2, c2, scratch_.data());
-  for (std::size_t i = 0; i < N; ++i) t[i] += scratch_[i];
+  accel::cpu::spmv_add(blocks_->D2, c2, t);
   velocity_->shared->sum(t);
 }
 
