@@ -56,7 +56,7 @@ bundle_env() {
   export OMPI_MCA_mca_base_component_path=$dir/openmpi
   export OMPI_MCA_mca_base_component_show_load_errors=0
   export OPAL_PKGDATADIR=$dir/share-openmpi
-  export PMIX_INSTALL_PREFIX=$dir/pmix
+  export PMIX_INSTALL_PREFIX=$dir/pmix PMIX_MCA_mca_base_component_path=$dir/pmix/lib/pmix
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   # One node: mpirun starts the ranks itself (no ssh); one rank without mpirun: no orted to fork.
   export OMPI_MCA_plm=isolated OMPI_MCA_ess_singleton_isolated=1
@@ -86,7 +86,7 @@ mpirun_bundled() {
   path="$dir/lib:$(target_driver_path)"
   exec "$loader" --library-path "$path" "$dir/bin/mpirun" --oversubscribe -np "$np" \
     -x OMPI_MCA_mca_base_component_path -x OMPI_MCA_mca_base_component_show_load_errors \
-    -x OPAL_PKGDATADIR "$loader" --library-path "$path" "$dir/bin/$program" "$@"
+    -x OPAL_PKGDATADIR -x PMIX_INSTALL_PREFIX -x PMIX_MCA_mca_base_component_path "$loader" --library-path "$path" "$dir/bin/$program" "$@"
 }
 
 # Where the target keeps libcuda.so.1 (the bundled loader does not read the target's cache).
