@@ -82,10 +82,8 @@ void NavierStokesSystem::apply_divergence(const double* c1, const double* c2, do
 
 double NavierStokesSystem::dot(const LevelVector& x, const LevelVector& y) const {
   const SharedNodes& shared = *velocity_->shared;
-  double local = 0.0;  // the three blocks' partial sums, then one deterministic reduction
-  for (int c = 0; c < 3; ++c)
-    local += shared.local_dot(x.data() + c * block_, y.data() + c * block_);
-  return shared.comm().sum(local);
+  // The three blocks' partial sums in one pass, then one deterministic reduction.
+  return shared.comm().sum(shared.local_dot_fields(x.data(), y.data(), 3, block_));
 }
 
 void NavierStokesSystem::remove_pressure_mean(double* p) const {

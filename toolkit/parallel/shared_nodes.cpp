@@ -206,6 +206,32 @@ double SharedNodes::local_dot(const double* x, const double* y) const {
   return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
+double SharedNodes::local_dot_fields(const double* x, const double* y, int fields,
+                                     std::size_t stride) const {
+  constexpr int kMaxFields = 4;
+  if (fields > kMaxFields) {
+    double local = 0.0;
+    for (int f = 0; f < fields; ++f) local += local_dot(x + f * stride, y + f * stride);
+    return local;
+  }
+  const std::size_t count = size();
+  const double* w = inverse_multiplicity_.data();
+  // local_dot's four partial sums per field, in its order.
+  double s[kMaxFields][4] = {};
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4)
+    for (int f = 0; f < fields; ++f) {
+      const double* xf = x + f * stride;
+      const double* yf = y + f * stride;
+      for (int k = 0; k < 4; ++k) s[f][k] += xf[i + k] * yf[i + k] * w[i + k];
+    }
+  for (; i < count; ++i)
+    for (int f = 0; f < fields; ++f) s[f][0] += x[f * stride + i] * y[f * stride + i] * w[i];
+  double local = 0.0;
+  for (int f = 0; f < fields; ++f) local += (s[f][0] + s[f][1]) + (s[f][2] + s[f][3]);
+  return local;
+}
+
 double SharedNodes::dot(const double* x, const double* y) const {
   return comm_->sum(local_dot(x, y));
 }
