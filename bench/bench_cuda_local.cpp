@@ -13,9 +13,12 @@
 //       the line smoothers, 1 core) against the cuda target's (zebra / 4 colours).
 // Without a device it prints "no CUDA device" and exits 0.
 //
-//   quilt-bench-cuda [--quick] [--macros N]
+//   quilt-bench-cuda [--quick] [--macros N] [--profile SMOOTHERS]
 //     --quick     small sizes and few repetitions (a smoke run)
-//     --macros N  macros per batch in tables (3) and (4) (default 16)
+//     --macros N  macros per batch in tables (3), (4) and (5) (default 16)
+//     --profile jacobi,aditrigs,...  only the cuda V(1,1) cycles of table (5) for these
+//                 smoothers, 3 each, no cpu timing: a short run for a profiler (bench/gpu_check.sh
+//                 runs Nsight Compute on it)
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +29,7 @@
 #include <exception>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,7 +58,8 @@ struct Config {
   int min_spmv_macros = 64;       ///< at L <= 10
   int reps = 20;
   int solve_reps = 3;
-  int smoother_level = 10;  ///< table (5)
+  int smoother_level = 10;                          ///< table (5)
+  std::vector<quilt::accel::SmootherType> profile;  ///< --profile: only these cycles
 };
 
 /// Local Q1 Laplacians (stencil 8/3, -1/3) with Dirichlet unit rows on the whole macro boundary.
@@ -129,10 +134,35 @@ int spmv_macros(const Config& cfg, int level, std::size_t elem, double memory_gi
   return static_cast<int>(std::max<std::size_t>(1, macros));
 }
 
+/// The cuda target's ordering for smoother s in table (5) and --profile: Jacobi has one order,
+/// ILU runs by wavefronts in its one (lexicographic) order; the Gauss-Seidel family runs in
+/// colours.
+quilt::accel::SweepOrder cuda_order(quilt::accel::SmootherType s) {
+  using quilt::accel::SmootherType;
+  const bool one_order = s == SmootherType::jacobi || s == SmootherType::ilu;
+  return one_order ? quilt::accel::SweepOrder::lexicographic : quilt::accel::SweepOrder::colour;
+}
+
+/// --profile: the cuda V(1,1) cycles of cfg.profile, float, at the table (5) size.
+void profile_cycles(const Config& cfg) {
+  const Hierarchy h = hierarchy(cfg.coarse_level, cfg.smoother_level, cfg.macros);
+  const auto unknowns = static_cast<double>(h.defect.size());
+  for (quilt::accel::SmootherType s : cfg.profile) {
+    LocalSolverParams gpu;
+    gpu.smoother = s;
+    gpu.precision = Precision::float32;
+    gpu.target = Target::cuda;
+    gpu.ordering = cuda_order(s);
+    const double cycle = qcuda::time_vcycle(gpu, h.levels(), h.defect.data(), 3);
+    std::printf("%s V(1,1), L = %d, %d macros: %.2f ns per unknown\n",
+                quilt::accel::to_string(s).c_str(), cfg.smoother_level, cfg.macros,
+                cycle * 1e9 / unknowns);
+  }
+}
+
 /// Table (5): each smoother in one V(1,1) cycle in float, cuda against cpu (1 core).
 void smoother_table(const Config& cfg) {
   using quilt::accel::SmootherType;
-  using quilt::accel::SweepOrder;
   const Hierarchy h = hierarchy(cfg.coarse_level, cfg.smoother_level, cfg.macros);
   const auto unknowns = static_cast<double>(h.defect.size());
   std::printf("## Smoothers: one V(1,1) cycle in float, L = %d, %d macros; cpu 1 core\n\n",
@@ -148,10 +178,7 @@ void smoother_table(const Config& cfg) {
     cpu.precision = gpu.precision = Precision::float32;
     cpu.target = Target::cpu;
     gpu.target = Target::cuda;
-    // Jacobi has one order, ILU runs by wavefronts in its one (lexicographic) order; the Gauss-
-    // Seidel family runs in colours on cuda.
-    const bool one_order = s == SmootherType::jacobi || s == SmootherType::ilu;
-    gpu.ordering = one_order ? SweepOrder::lexicographic : SweepOrder::colour;
+    gpu.ordering = cuda_order(s);
     const double cycle = qcuda::time_vcycle(gpu, h.levels(), h.defect.data(), cfg.reps);
     const double t_cpu = time_solve(cpu, h, cfg.solve_reps);
     const double t_cuda = time_solve(gpu, h, cfg.reps);
@@ -165,6 +192,10 @@ int run(const Config& cfg) {
   const int devices = quilt::accel::cuda_device_count();
   if (devices == 0) {
     std::printf("no CUDA device\n");
+    return 0;
+  }
+  if (!cfg.profile.empty()) {
+    profile_cycles(cfg);
     return 0;
   }
   const qcuda::DeviceInfo dev = qcuda::device_info(0);
@@ -258,8 +289,18 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "quilt-bench-cuda: --macros must be >= 1\n");
         return 2;
       }
+    } else if (std::strcmp(argv[a], "--profile") == 0 && a + 1 < argc) {
+      std::stringstream list(argv[++a]);
+      try {
+        for (std::string name; std::getline(list, name, ',');)
+          cfg.profile.push_back(quilt::accel::parse_smoother(name));
+      } catch (const quilt::accel::AccelError& e) {
+        std::fprintf(stderr, "quilt-bench-cuda: --profile: %s\n", e.what());
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: quilt-bench-cuda [--quick] [--macros N]\n");
+      std::fprintf(stderr,
+                   "usage: quilt-bench-cuda [--quick] [--macros N] [--profile SMOOTHERS]\n");
       return 2;
     }
   }

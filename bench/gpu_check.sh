@@ -2,8 +2,10 @@
 # The first run on a machine with a GPU and nvcc (no MPI needed), in one command: builds accel/
 # standalone, runs the cuda tests on the device (QUILT_REQUIRE_CUDA=1, so nothing passes by
 # skipping), runs quilt-bench-cuda, the whole ScaRC solver on the cuda target where a portable
-# bundle is given (bench/gpu_scarc.sh), compute-sanitizer's memcheck, synccheck and racecheck over
-# the device suite, and the cuda suite on the host emulation; prints one table of the steps.
+# bundle is given (bench/gpu_scarc.sh), Nsight Compute on the smoother kernels that miss the
+# performance model (docs/gpu_h200.md: the zebra line solves and the ILU wavefronts; report in
+# <build-dir>/gpu-check/ncu.log), compute-sanitizer's memcheck, synccheck and racecheck over the
+# device suite, and the cuda suite on the host emulation; prints one table of the steps.
 #
 #   bench/gpu_check.sh [--build-only] [build-dir]        (default build-dir: build-gpu-check)
 #
@@ -72,6 +74,8 @@ summary() {
       grep -m1 -E '^GPU 0' "$2" || tail -n1 "$2" ;;
     ctest-*)
       grep -m1 -E 'tests passed|tests failed' "$2" || tail -n1 "$2" ;;
+    ncu)
+      grep -m1 -E 'ERR|rror|No such file|not found' "$2" || echo "report in $2" ;;
     memcheck | racecheck | synccheck)
       grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|not found' "$2" || tail -n1 "$2" ;;
     bench)
@@ -82,6 +86,11 @@ summary() {
       tail -n1 "$2" ;;
   esac
 }
+
+ncu=""
+for s in "$cuda/bin/ncu" "$(command -v ncu 2>/dev/null)"; do
+  if [[ -n $s && -x $s ]]; then ncu=$s; break; fi
+done
 
 sanitizer=""
 for s in "$cuda/bin/compute-sanitizer" "$cuda/compute-sanitizer/compute-sanitizer" \
@@ -111,6 +120,13 @@ if [[ $build_only -eq 0 && $built -eq 0 ]]; then
   if [[ -n ${QUILT_BUNDLE:-} ]]; then
     step scarc env QUILT_SCARC_OUT="$logs/scarc" "$root/bench/gpu_scarc.sh" "$QUILT_BUNDLE"
   fi
+  # Hardware counters of the line and ILU kernels in one V(1,1) cycle each at L = 10 (clocks as
+  # the card runs them: --clock-control none leaves its settings alone).
+  step ncu "${ncu:-ncu-not-found}" --clock-control none --target-processes all \
+    --kernel-name "regex:zebra_line|transpose_grid|ilu" --launch-count 24 \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+    --section LaunchStats --section WarpStateStats \
+    "$build/bin/quilt-bench-cuda" --profile trigs-x,aditrigs,ilu
   # The device suite under compute-sanitizer's memcheck, synccheck and racecheck.
   for tool in memcheck synccheck racecheck; do
     extra=()
