@@ -4,7 +4,7 @@
 # skipping), runs quilt-bench-cuda, the whole ScaRC solver on the cuda target where a portable
 # bundle is given (bench/gpu_scarc.sh), Nsight Compute on the smoother kernels that miss the
 # performance model (docs/gpu_h200.md: the zebra line solves and the ILU wavefronts; report in
-# <build-dir>/gpu-check/ncu.log), compute-sanitizer's memcheck, synccheck and racecheck over the
+# <build-dir>/gpu-check/ncu-*.log), compute-sanitizer's memcheck, synccheck and racecheck over the
 # device suite, and the cuda suite on the host emulation; prints one table of the steps.
 #
 #   bench/gpu_check.sh [--build-only] [build-dir]        (default build-dir: build-gpu-check)
@@ -74,7 +74,7 @@ summary() {
       grep -m1 -E '^GPU 0' "$2" || tail -n1 "$2" ;;
     ctest-*)
       grep -m1 -E 'tests passed|tests failed' "$2" || tail -n1 "$2" ;;
-    ncu)
+    ncu-*)
       grep -m1 -E 'ERR|rror|No such file|not found' "$2" || echo "report in $2" ;;
     memcheck | racecheck | synccheck)
       grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|not found' "$2" || tail -n1 "$2" ;;
@@ -122,11 +122,13 @@ if [[ $build_only -eq 0 && $built -eq 0 ]]; then
   fi
   # Hardware counters of the line and ILU kernels in one V(1,1) cycle each at L = 10 (clocks as
   # the card runs them: --clock-control none leaves its settings alone).
-  step ncu "${ncu:-ncu-not-found}" --clock-control none --target-processes all \
-    --kernel-name "regex:zebra_line|transpose_grid|ilu" --launch-count 24 \
-    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
-    --section LaunchStats --section WarpStateStats \
-    "$build/bin/quilt-bench-cuda" --profile trigs-x,aditrigs,ilu
+  for smoother in aditrigs ilu; do
+    step "ncu-$smoother" "${ncu:-ncu-not-found}" --clock-control none \
+      --kernel-name "regex:zebra_line|transpose_grid|ilu" --launch-count 12 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+      --section LaunchStats --section WarpStateStats \
+      "$build/bin/quilt-bench-cuda" --profile "$smoother"
+  done
   # The device suite under compute-sanitizer's memcheck, synccheck and racecheck.
   for tool in memcheck synccheck racecheck; do
     extra=()
