@@ -15,7 +15,7 @@
 # by bench/portable_bundle.sh pack: adds the step scarc), QUILT_STEP_TIMEOUT (seconds per step,
 # default 900), QUILT_TIME_LIMIT (seconds for the whole check: a step gets at most what is left,
 # and none starts with under 10 s left; for a lease of fixed length), QUILT_SKIP (step names to
-# leave out, e.g. "racecheck ctest-emulation").
+# leave out, e.g. "racecheck ctest-emulation", or "ncu-aditrigs ncu-ilu" without Nsight Compute).
 # Logs: <build-dir>/gpu-check/. --build-only configures and builds, and stops (for machines
 # without a GPU). Exit status 0 when every step that ran passed.
 set -uo pipefail
