@@ -2,8 +2,10 @@
 # The whole ScaRC solver with its local solves on the GPU (solver.local.target=cuda) beside the
 # same run on the cpu target, on a GPU machine: Poisson on the 2x2 square (L = 9, 10) and the
 # unstructured square (L = 8), Poisson on 2 ranks sharing the GPU, and the Re = 100 cavity. Each
-# case runs both targets in float (mixed precision) and prints iterations, error and times
-# side by side, with the checks of bench/gpu_scarc_table.py (converged, iterations, accuracy).
+# case runs in float (mixed precision) three ways: the cpu target as shipped (its automatic,
+# lexicographic order), the cpu target in the cuda target's (colour) order, and the cuda target;
+# ROUNDS (default 1) alternated rounds. It prints iterations, error and median times side by
+# side, with the checks of bench/gpu_scarc_table.py (converged, iterations, accuracy).
 #
 #   bench/gpu_scarc.sh [BUNDLE]     (run from the repository root)
 #
@@ -33,31 +35,46 @@ launch() {
   fi
 }
 
-# case NAME NP PROGRAM ARGS...: the run on each target, its JSON in $out/NAME-TARGET.json.
+# The three runs of a case: the keys that pick each (the cuda target's automatic order is
+# colour; the second run gives the cpu target the same, so that both run one algorithm).
+runs=("cpu-default --solver.local.target=cpu"
+      "cpu --solver.local.target=cpu --solver.local.ordering=colour"
+      "cuda --solver.local.target=cuda --solver.local.ordering=colour")
+
+# add_case NAME NP PROGRAM ARGS...: a case; its runs write $out/NAME-RUN-ROUND.json.
 failed=0
 cases=()
-run_case() {
-  local name=$1 np=$2 program=$3
+declare -A case_args case_np case_program
+add_case() {
+  local name=$1
+  case_np[$name]=$2
+  case_program[$name]=$3
   shift 3
-  for target in cpu cuda; do
-    echo "== $name $target"
-    launch "$np" "$program" "$@" --solver.local.target=$target --solver.local.precision=float \
-      --results "$out/$name-$target.json" || failed=1
-  done
+  case_args[$name]="$*"
   cases+=("$name")
 }
 
-# The cuda target runs the line smoothers in zebra order (colour, its automatic ordering); the
-# cpu runs are told the same, so that both targets run the same algorithm.
-colour=(--solver.local.ordering=colour)
-poisson=(--config apps/configs/poisson.ini "${colour[@]}")
-run_case square-L9 1 quilt-poisson "${poisson[@]}" --mesh.file=meshes/unit_square_2x2.msh --mesh.level=9
-run_case square-L10 1 quilt-poisson "${poisson[@]}" --mesh.file=meshes/unit_square_2x2.msh --mesh.level=10
-run_case unstructured-L8 1 quilt-poisson "${poisson[@]}" \
+add_case square-L9 1 quilt-poisson --config apps/configs/poisson.ini \
+  --mesh.file=meshes/unit_square_2x2.msh --mesh.level=9
+add_case square-L10 1 quilt-poisson --config apps/configs/poisson.ini \
+  --mesh.file=meshes/unit_square_2x2.msh --mesh.level=10
+add_case unstructured-L8 1 quilt-poisson --config apps/configs/poisson.ini \
   --mesh.file=meshes/unit_square_unstructured.msh --mesh.level=8
-run_case square-L9-2ranks 2 quilt-poisson "${poisson[@]}" --mesh.file=meshes/unit_square_2x2.msh \
-  --mesh.level=9
-run_case cavity-Re100-L7 1 quilt-flow --config apps/configs/cavity.ini "${colour[@]}" --mesh.level=7
+add_case square-L9-2ranks 2 quilt-poisson --config apps/configs/poisson.ini \
+  --mesh.file=meshes/unit_square_2x2.msh --mesh.level=9
+add_case cavity-Re100-L7 1 quilt-flow --config apps/configs/cavity.ini --mesh.level=7
+
+for round in $(seq "${ROUNDS:-1}"); do
+  for name in "${cases[@]}"; do
+    for run in "${runs[@]}"; do
+      read -r label keys <<<"$run"
+      echo "== $name $label $round"
+      # shellcheck disable=SC2086 # the case's and the run's keys, split on purpose
+      launch "${case_np[$name]}" "${case_program[$name]}" ${case_args[$name]} $keys \
+        --solver.local.precision=float --results "$out/$name-$label-$round.json" || failed=1
+    done
+  done
+done
 
 python3 "$here/gpu_scarc_table.py" "$out" "${cases[@]}" || failed=1
 exit $failed

@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-"""The table of bench/gpu_scarc.sh: each case's cpu and cuda runs side by side, and the checks.
+"""The table of bench/gpu_scarc.sh: each case's runs side by side, medians over rounds, checks.
 
-    gpu_scarc_table.py DIR CASE...      (reads DIR/CASE-cpu.json and DIR/CASE-cuda.json)
+    gpu_scarc_table.py DIR CASE...      (reads DIR/CASE-RUN-ROUND.json)
 
-A case fails when a run is missing or did not converge, when the cuda run needs more (linear)
-iterations than the cpu run's plus one or plus 10 %, whichever is more, or when its error (Poisson: L2 error; flow: kinetic
-energy) differs from the cpu run's by more than 1e-3 relative. Exit status 1 on any failure.
+The runs of a case are cpu-default (the cpu target as shipped), cpu (the cpu target in the cuda
+target's colour order: the same algorithm) and cuda. A case fails when a run is missing, failed
+or did not converge, when the cuda run needs more (linear) iterations than the cpu run's plus one
+or plus 10 %, whichever is more, or when its error (Poisson: L2 error; flow: kinetic energy)
+differs from the cpu run's by more than 1e-3 relative. Exit status 1 on any failure.
 """
 import json
+import statistics
 import sys
 from pathlib import Path
+
+RUNS = ("cpu-default", "cpu", "cuda")
 
 
 def load(path):
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError) as e:
-        print(f"{path}: {e}")
-        return None
+        return {"status": "failed", "error": str(e)}
 
 
 def figures(r):
@@ -25,44 +29,63 @@ def figures(r):
     t = r["timings"]
     if r["problem"] == "poisson":
         return r["iterations"], r["l2_error"], t["total"], t["setup"], t["solve"], t["local_solve"]
-    return (r["linear_iterations"]["total"], r["kinetic_energy"], t["total"], t["setup"], t["linear"],
-            t["local_solve"])
+    return (r["linear_iterations"]["total"], r["kinetic_energy"], t["total"], t["setup"],
+            t["linear"], t["local_solve"])
+
+
+def summary(results):
+    """Iterations and accuracy of the first round, median times over the rounds."""
+    f = [figures(r) for r in results]
+    return f[0][:2] + tuple(statistics.median(x[k] for x in f) for k in range(2, 6))
+
+
+def problems_of(case, runs):
+    problems = []
+    for name, results in runs.items():
+        for r in results:
+            if r.get("status") != "ok":
+                problems.append(f"{name}: {r.get('error', 'failed')}")
+            elif not r.get("converged", False):
+                problems.append(f"{name} did not converge")
+    if problems:
+        return problems
+    cpu, cuda = summary(runs["cpu"]), summary(runs["cuda"])
+    if cuda[0] > max(cpu[0] + 1, 1.1 * cpu[0]):
+        problems.append("cuda needs more iterations")
+    if abs(cuda[1] - cpu[1]) > 1e-3 * abs(cpu[1]):
+        problems.append("accuracy differs")
+    return problems
 
 
 def main(argv):
     out = Path(argv[1])
     failed = False
-    print("| case | target | dofs | ranks | its | L2 error / E_kin | total s | set-up s | "
-          "solve s | local s | cpu/cuda total | cpu/cuda local | check |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| case | run | dofs | ranks | rounds | its | L2 error / E_kin | total s | set-up s | "
+          "solve s | local s | cpu-default/cuda total | cpu-default/cuda local | check |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for case in argv[2:]:
-        runs = {t: load(out / f"{case}-{t}.json") for t in ("cpu", "cuda")}
-        bad = {t: ("no results" if r is None else r.get("error", "")) for t, r in runs.items()
-               if r is None or r.get("status") != "ok"}
-        if bad:
-            why = "; ".join(f"{t}: {e}" for t, e in bad.items())
-            print(f"| {case} | | | | | | | | | | | | FAIL: {why} |")
+        runs = {name: [load(p) for p in sorted(out.glob(f"{case}-{name}-[0-9]*.json"))]
+                for name in RUNS}
+        if any(not results for results in runs.values()):
+            print(f"| {case} | | | | | | | | | | | | | FAIL: a run has no results |")
             failed = True
             continue
-        f = {t: figures(r) for t, r in runs.items()}
-        problems = []
-        for t, r in runs.items():
-            if not r.get("converged", False):
-                problems.append(f"{t} did not converge")
-        if f["cuda"][0] > max(f["cpu"][0] + 1, 1.1 * f["cpu"][0]):
-            problems.append("cuda needs more iterations")
-        if abs(f["cuda"][1] - f["cpu"][1]) > 1e-3 * abs(f["cpu"][1]):
-            problems.append("accuracy differs")
+        problems = problems_of(case, runs)
+        if any(": " in p or "converge" in p for p in problems):
+            print(f"| {case} | | | | | | | | | | | | | FAIL: {'; '.join(problems)} |")
+            failed = True
+            continue
         failed |= bool(problems)
-        check = "; ".join(problems) if problems else "ok"
-        for t in ("cpu", "cuda"):
-            its, acc, total, setup, solve, local = f[t]
-            r = runs[t]
-            ratio = (f"{f['cpu'][2] / total:.2f} | {f['cpu'][5] / local:.2f}"
-                     if t == "cuda" else " | ")
-            print(f"| {case} | {t} | {r['dofs']} | {r['ranks']} | {its} | {acc:.6e} | "
-                  f"{total:.3f} | {setup:.3f} | {solve:.3f} | {local:.3f} | {ratio} | "
-                  f"{check if t == 'cuda' else ''} |")
+        base = summary(runs["cpu-default"])
+        for name in RUNS:
+            its, acc, total, setup, solve, local = summary(runs[name])
+            r = runs[name][0]
+            ratios = (f"{base[2] / total:.2f} | {base[5] / local:.2f}" if name == "cuda"
+                      else " | ")
+            check = ("; ".join(problems) or "ok") if name == "cuda" else ""
+            print(f"| {case} | {name} | {r['dofs']} | {r['ranks']} | {len(runs[name])} | {its} | "
+                  f"{acc:.6e} | {total:.3f} | {setup:.3f} | {solve:.3f} | {local:.3f} | {ratios} | "
+                  f"{check} |")
     return 1 if failed else 0
 
 
