@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "mesh/macro_nodes.hpp"
 
@@ -193,31 +195,20 @@ void SharedNodes::average(double* v) const {
 }
 
 double SharedNodes::local_dot(const double* x, const double* y) const {
-  const std::size_t count = size();
-  const double* w = inverse_multiplicity_.data();
-  // Four partial sums in a fixed order: one running sum is bound by the latency of the add (the
-  // compiler may not reassociate it), which made this 11% of a DFG run; the order, and so the
-  // result, is still the same on every run.
-  double s[4] = {0.0, 0.0, 0.0, 0.0};
-  std::size_t i = 0;
-  for (; i + 4 <= count; i += 4)
-    for (int k = 0; k < 4; ++k) s[k] += x[i + k] * y[i + k] * w[i + k];
-  for (; i < count; ++i) s[0] += x[i] * y[i] * w[i];
-  return (s[0] + s[1]) + (s[2] + s[3]);
+  return local_dot_fields(x, y, 1, 0);
 }
 
 double SharedNodes::local_dot_fields(const double* x, const double* y, int fields,
                                      std::size_t stride) const {
-  constexpr int kMaxFields = 4;
-  if (fields > kMaxFields) {
-    double local = 0.0;
-    for (int f = 0; f < fields; ++f) local += local_dot(x + f * stride, y + f * stride);
-    return local;
-  }
+  if (fields < 1 || fields > kMaxDotFields)
+    throw std::invalid_argument("SharedNodes::local_dot_fields: " + std::to_string(fields) +
+                                " fields (1 to " + std::to_string(kMaxDotFields) + ")");
   const std::size_t count = size();
   const double* w = inverse_multiplicity_.data();
-  // local_dot's four partial sums per field, in its order.
-  double s[kMaxFields][4] = {};
+  // Four partial sums per field in a fixed order: one running sum is bound by the latency of the
+  // add (the compiler may not reassociate it), which made this 11% of a DFG run; the order, and
+  // so the result, is still the same on every run. The weights are read once for all fields.
+  double s[kMaxDotFields][4] = {};
   std::size_t i = 0;
   for (; i + 4 <= count; i += 4)
     for (int f = 0; f < fields; ++f) {
@@ -227,8 +218,8 @@ double SharedNodes::local_dot_fields(const double* x, const double* y, int field
     }
   for (; i < count; ++i)
     for (int f = 0; f < fields; ++f) s[f][0] += x[f * stride + i] * y[f * stride + i] * w[i];
-  double local = 0.0;
-  for (int f = 0; f < fields; ++f) local += (s[f][0] + s[f][1]) + (s[f][2] + s[f][3]);
+  double local = (s[0][0] + s[0][1]) + (s[0][2] + s[0][3]);
+  for (int f = 1; f < fields; ++f) local += (s[f][0] + s[f][1]) + (s[f][2] + s[f][3]);
   return local;
 }
 

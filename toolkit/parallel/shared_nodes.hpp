@@ -39,9 +39,11 @@ class SharedNodes {
   double dot(const double* x, const double* y) const;
   /// This rank's part of dot() (no reduction), for inner products of several fields at once.
   double local_dot(const double* x, const double* y) const;
-  /// The sum over `fields` fields of local_dot, field f at x + f * stride and y + f * stride, in
-  /// one pass that reads the weights once: bitwise ((0 + local_dot_0) + local_dot_1) + ...
+  /// The sum over 1 to kMaxDotFields fields of local_dot, field f at x + f * stride and
+  /// y + f * stride, in one pass that reads the weights once: bitwise
+  /// (local_dot_0 + local_dot_1) + ... (std::invalid_argument for another field count).
   double local_dot_fields(const double* x, const double* y, int fields, std::size_t stride) const;
+  static constexpr int kMaxDotFields = 4;
 
   /// Number of macros holding each node of this rank's macros (grid order, macro-major).
   const std::vector<double>& multiplicity() const { return multiplicity_; }
