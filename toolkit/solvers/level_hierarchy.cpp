@@ -96,7 +96,9 @@ void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {
 
 namespace {
 
-/// d = W (b - d) with d = A x summed, 0 on Dirichlet nodes (no weight: W = I).
+/// d = W (b - d) with d = A x summed, 0 on Dirichlet nodes (no weight: W = I). FromZero: x = 0,
+/// so d = W b without reading d (A 0 sums to +0 in every row, and b - (+0) = b exactly).
+template <bool FromZero>
 void finish_defect(const std::vector<char>& dirichlet_flags, const LevelVector& b,
                    const LevelVector* weight, LevelVector& d) {
   const char* __restrict dirichlet = dirichlet_flags.data();
@@ -105,9 +107,11 @@ void finish_defect(const std::vector<char>& dirichlet_flags, const LevelVector& 
   const std::size_t size = d.size();
   if (weight) {
     const double* __restrict w = weight->data();
-    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : w[i] * (pb[i] - pd[i]);
+    for (std::size_t i = 0; i < size; ++i)
+      pd[i] = dirichlet[i] ? 0.0 : w[i] * (FromZero ? pb[i] : pb[i] - pd[i]);
   } else {
-    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : pb[i] - pd[i];
+    for (std::size_t i = 0; i < size; ++i)
+      pd[i] = dirichlet[i] ? 0.0 : (FromZero ? pb[i] : pb[i] - pd[i]);
   }
 }
 
@@ -117,21 +121,12 @@ void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
                                     const LevelVector* weight, LevelVector& d) const {
   accel::cpu::spmv(level_->matrix, level_->zones, x.data(), d.data());
   level_->shared->sum(d.data());
-  finish_defect(level_->dirichlet, b, weight, d);
+  finish_defect<false>(level_->dirichlet, b, weight, d);
 }
 
 void LevelOperator::weighted_defect_at_zero(const LevelVector& b, const LevelVector* weight,
                                             LevelVector& d) const {
-  const char* __restrict dirichlet = level_->dirichlet.data();
-  const double* __restrict pb = b.data();
-  double* __restrict pd = d.data();
-  const std::size_t size = d.size();
-  if (weight) {
-    const double* __restrict w = weight->data();
-    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : w[i] * pb[i];
-  } else {
-    for (std::size_t i = 0; i < size; ++i) pd[i] = dirichlet[i] ? 0.0 : pb[i];
-  }
+  finish_defect<true>(level_->dirichlet, b, weight, d);
 }
 
 void LevelOperator::weighted_defect_pair(const LevelVector& b0, const LevelVector& x0,
@@ -140,8 +135,8 @@ void LevelOperator::weighted_defect_pair(const LevelVector& b0, const LevelVecto
                                          LevelVector& d1) const {
   accel::cpu::spmv_pair(level_->matrix, &level_->zones, x0.data(), x1.data(), d0.data(), d1.data());
   level_->shared->sum_pair(d0.data(), d1.data());
-  finish_defect(level_->dirichlet, b0, weight, d0);
-  finish_defect(level_->dirichlet, b1, weight, d1);
+  finish_defect<false>(level_->dirichlet, b0, weight, d0);
+  finish_defect<false>(level_->dirichlet, b1, weight, d1);
 }
 
 }  // namespace quilt
