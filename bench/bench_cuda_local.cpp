@@ -134,13 +134,15 @@ int spmv_macros(const Config& cfg, int level, std::size_t elem, double memory_gi
   return static_cast<int>(std::max<std::size_t>(1, macros));
 }
 
-/// The cuda target's ordering for smoother s in table (5) and --profile: Jacobi has one order,
-/// ILU runs by wavefronts in its one (lexicographic) order; the Gauss-Seidel family runs in
-/// colours.
-quilt::accel::SweepOrder cuda_order(quilt::accel::SmootherType s) {
-  using quilt::accel::SmootherType;
-  const bool one_order = s == SmootherType::jacobi || s == SmootherType::ilu;
-  return one_order ? quilt::accel::SweepOrder::lexicographic : quilt::accel::SweepOrder::colour;
+/// The cuda target's V(1,1) cycle of smoother s in float, in its natural order (colour for the
+/// Gauss-Seidel family, the one order of jacobi and ilu): table (5) and --profile.
+LocalSolverParams cuda_params(quilt::accel::SmootherType s) {
+  LocalSolverParams p;
+  p.smoother = s;
+  p.precision = Precision::float32;
+  p.target = Target::cuda;
+  p.ordering = quilt::accel::natural_order(s, Target::cuda);
+  return p;
 }
 
 /// --profile: the cuda V(1,1) cycles of cfg.profile, float, at the table (5) size.
@@ -148,11 +150,7 @@ void profile_cycles(const Config& cfg) {
   const Hierarchy h = hierarchy(cfg.coarse_level, cfg.smoother_level, cfg.macros);
   const auto unknowns = static_cast<double>(h.defect.size());
   for (quilt::accel::SmootherType s : cfg.profile) {
-    LocalSolverParams gpu;
-    gpu.smoother = s;
-    gpu.precision = Precision::float32;
-    gpu.target = Target::cuda;
-    gpu.ordering = cuda_order(s);
+    const LocalSolverParams gpu = cuda_params(s);
     const double cycle = qcuda::time_vcycle(gpu, h.levels(), h.defect.data(), 3);
     std::printf("%s V(1,1), L = %d, %d macros: %.2f ns per unknown\n",
                 quilt::accel::to_string(s).c_str(), cfg.smoother_level, cfg.macros,
@@ -173,12 +171,10 @@ void smoother_table(const Config& cfg) {
   const SmootherType smoothers[] = {SmootherType::jacobi, SmootherType::gs, SmootherType::trigs_x,
                                     SmootherType::aditrigs, SmootherType::ilu};
   for (SmootherType s : smoothers) {
-    LocalSolverParams cpu, gpu;
-    cpu.smoother = gpu.smoother = s;
-    cpu.precision = gpu.precision = Precision::float32;
+    const LocalSolverParams gpu = cuda_params(s);
+    LocalSolverParams cpu = gpu;  // the cpu target in its own (lexicographic) order
     cpu.target = Target::cpu;
-    gpu.target = Target::cuda;
-    gpu.ordering = cuda_order(s);
+    cpu.ordering = quilt::accel::natural_order(s, Target::cpu);
     const double cycle = qcuda::time_vcycle(gpu, h.levels(), h.defect.data(), cfg.reps);
     const double t_cpu = time_solve(cpu, h, cfg.solve_reps);
     const double t_cuda = time_solve(gpu, h, cfg.reps);
