@@ -87,16 +87,16 @@ summary() {
   esac
 }
 
-ncu=""
-for s in "$cuda/bin/ncu" "$(command -v ncu 2>/dev/null)"; do
-  if [[ -n $s && -x $s ]]; then ncu=$s; break; fi
-done
-
-sanitizer=""
-for s in "$cuda/bin/compute-sanitizer" "$cuda/compute-sanitizer/compute-sanitizer" \
-         "$(command -v compute-sanitizer 2>/dev/null)"; do
-  if [[ -n $s && -x $s ]]; then sanitizer=$s; break; fi
-done
+# first_executable PATH...: the first of the paths that is an executable file, or nothing.
+first_executable() {
+  local s
+  for s in "$@"; do
+    if [[ -n $s && -x $s ]]; then echo "$s"; return; fi
+  done
+}
+ncu=$(first_executable "$cuda/bin/ncu" "$(command -v ncu 2>/dev/null)")
+sanitizer=$(first_executable "$cuda/bin/compute-sanitizer" \
+  "$cuda/compute-sanitizer/compute-sanitizer" "$(command -v compute-sanitizer 2>/dev/null)")
 
 configure=(cmake -S "$root/accel" -B "$build" -DCMAKE_BUILD_TYPE=Release
            -DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc")

@@ -36,7 +36,7 @@ pack() {
   {
     for f in "$dir"/bin/* "$dir"/openmpi/*.so; do libraries_of "$f"; done
   } | sort -u | while read -r lib; do cp -L -n "$lib" "$dir/lib/"; done
-  # Open MPI reads its help texts from here; without them an error prints only a stub.
+  # Open MPI's help texts: without them an error names the text it could not open instead.
   cp -r "$(ompi_info --path pkgdatadir --parsable | cut -d: -f3)" "$dir/share-openmpi"
   # mpirun's PMIx server loads plugins and help texts of its own, under its install prefix.
   local pmix
