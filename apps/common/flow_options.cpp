@@ -130,9 +130,9 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
     ("solver.schur", po::value<std::string>()->default_value(choice_name(kSchurApproximations, defaults.schur)),
      "pressure Schur complement approximation: pcd (pressure convection-diffusion) | lsc "
      "(least-squares commutator) | mass (nu M_p^-1)")
-    ("solver.schur.coarse_nodes", po::value<long long>()->default_value(static_cast<long long>(defaults.schur_coarse_nodes)),
-     "coarse-space correction of the Schur approximation: the exact Schur complement of the "
-     "finest level below L with at most this many global nodes (dense; 0: none)")
+    ("solver.coarse_system.nodes", po::value<long long>()->default_value(static_cast<long long>(defaults.coarse_system_nodes)),
+     "two-level preconditioner: the whole linearised system solved directly on the finest level "
+     "H <= L - 2 with at most this many global nodes, before the block preconditioner (0: none)")
     ("solver.lsc.scaling", po::value<std::string>()->default_value(choice_name(kLscScalings, defaults.lsc_scaling)),
      "diagonal velocity weight Q of solver.schur = lsc: diagonal (diag(A)) | mass (lumped mass)")
     ("solver.velocity.cycles", po::value<int>()->default_value(defaults.velocity_cycles),
@@ -209,8 +209,8 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
   p.schur = read_choice(config, "solver.schur", kSchurApproximations);
   p.lsc_scaling = read_choice(config, "solver.lsc.scaling", kLscScalings);
   // Read as a signed number: -1 would wrap to 2^64 - 1 as an unsigned one.
-  p.schur_coarse_nodes = static_cast<std::size_t>(
-      config.get("solver.schur.coarse_nodes", Range<long long>::at_least(0)));
+  p.coarse_system_nodes = static_cast<std::size_t>(
+      config.get("solver.coarse_system.nodes", Range<long long>::at_least(0)));
   p.velocity_cycles = config.get("solver.velocity.cycles", Range<int>::at_least(1));
   const ScarcOptions scarc = read_scarc_options(config, comm);
   VelocitySmoother& v = p.velocity_smoother;

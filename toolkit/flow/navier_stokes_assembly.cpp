@@ -197,4 +197,25 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
   }
 }
 
+void NavierStokesAssembly::assemble_newton_blocks(int level, const FlowVector& v,
+                                                  NewtonCoupling& newton) const {
+  for (auto* block : {&newton.N11, &newton.N12, &newton.N21, &newton.N22, &newton.E1, &newton.E2})
+    block->fill(0.0);
+  const int L = problem_->level;
+  const int nL = accel::nodes_per_side(L), nH = accel::nodes_per_side(level);
+  const int stride = 1 << (L - level);
+  const std::size_t nnL = static_cast<std::size_t>(nL) * nL,
+                    nnH = static_cast<std::size_t>(nH) * nH;
+  std::vector<double> p(nnH);
+  for (int m = 0; m < problem_->mesh.num_local(); ++m) {
+    for (int j = 0; j < nH; ++j)
+      for (int i = 0; i < nH; ++i)
+        p[i + static_cast<std::size_t>(j) * nH] =
+            v.p()[m * nnL + i * stride + static_cast<std::size_t>(j) * stride * nL];
+    const MacroGeometry& g = velocity_.geometry(level, m);
+    add_newton_blocks(g, velocity_at(g, m), p.data(), nu_, stab_, params_->force_x,
+                      params_->force_y, newton.blocks(), m);
+  }
+}
+
 }  // namespace quilt

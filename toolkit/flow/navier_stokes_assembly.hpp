@@ -45,11 +45,14 @@ class NavierStokesAssembly {
   /// viscosity and time step of the last assemble(); c = 0: A_p itself, bitwise.
   void assemble_pressure_laplacian(LevelHierarchy& laplacian, double c) const;
   /// B, D, C of a coarser level at the linearisation of the last assemble() (its A, without a
-  /// pseudo-time or time-step mass, into the scratch `A`): the coarse pressure Schur complement
-  /// (flow/coarse_schur_complement.hpp) takes A itself from velocity().
+  /// pseudo-time or time-step mass, into the scratch `A`): the coarse system of the two-level
+  /// preconditioner (flow/coarse_navier_stokes_system.hpp) takes A itself from velocity().
   void assemble_blocks(int level, FlowBlocks& blocks, accel::BandedMatrix<double>& A) const;
   /// The Newton blocks of the Jacobian at v (after assemble() at the same v and time terms).
   void assemble_newton(const FlowVector& v, double nu);
+  /// The Newton blocks of a coarser level, at the velocity of the last assemble() and the
+  /// pressure of v injected there (stationary, without the viscous residual term).
+  void assemble_newton_blocks(int level, const FlowVector& v, NewtonCoupling& newton) const;
 
   const LevelHierarchy& velocity() const { return velocity_; }
   const FlowBlocks& blocks() const { return blocks_; }

@@ -69,9 +69,9 @@ struct NavierStokesParams {
   int velocity_cycles = 1;
   SchurApproximation schur = SchurApproximation::pcd;
   LscScaling lsc_scaling = LscScaling::diagonal;  ///< Q of the LSC (measurements: LscScaling)
-  /// The coarse-space correction of the Schur approximation (flow/coarse_schur_complement.hpp)
-  /// on the finest level below L with at most this many global nodes; 0: none.
-  std::size_t schur_coarse_nodes = 500;
+  /// The coarse level of the two-level preconditioner (flow/two_level_flow_preconditioner.hpp):
+  /// the finest level H <= L - 2 with at most this many global nodes; 0: none.
+  std::size_t coarse_system_nodes = 3000;
   std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
 

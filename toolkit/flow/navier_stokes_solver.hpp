@@ -28,7 +28,7 @@
 #include <optional>
 #include <vector>
 
-#include "flow/coarse_schur_complement.hpp"
+#include "flow/coarse_navier_stokes_system.hpp"
 #include "flow/flow_problem.hpp"
 #include "flow/flow_vector.hpp"
 #include "flow/navier_stokes_assembly.hpp"
@@ -128,14 +128,11 @@ class NavierStokesSolver {
   /// The last stage converged: the momentum residual for the volume form of the forces.
   void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
   void add_multigrid_timings();
-  /// S_H of the coarse-space correction at the current linearisation. The Oseen S_H also in a
-  /// Newton step: the Jacobian's (N_H in the velocity block, E_H in the continuity rows) cost
-  /// 5-10 % more FGMRES iterations (DFG 2D-1, L = 4, 5; cavity Re = 400, L = 3).
-  void update_coarse_schur();
-  /// Step (3) of the preconditioner for viscosity nu, from the current operators.
+  /// K_H of the two-level preconditioner at the current linearisation, with the Newton blocks
+  /// in a Newton step.
+  void update_coarse_system(bool newton);
+  /// Step (3) of the block preconditioner for viscosity nu, from the current operators.
   std::unique_ptr<PressureSchurApproximation> schur_approximation(double nu);
-  /// Its element-wise part, without the coarse-space correction.
-  std::unique_ptr<PressureSchurApproximation> fine_schur_approximation(double nu);
 
   std::chrono::steady_clock::time_point created_;  ///< first member: set-up time from here
   NavierStokesParams params_;
@@ -146,7 +143,7 @@ class NavierStokesSolver {
   std::optional<LevelHierarchy> laplacian_;  ///< A_p of the PCD approximation
   std::optional<GlobalMultigrid> pressure_mg_;
   std::optional<GlobalMultigrid> velocity_mg_;
-  std::optional<CoarseSchurComplement> coarse_schur_;  ///< S_H, refreshed with the multigrids
+  std::optional<CoarseNavierStokesSystem> coarse_system_;  ///< K_H, refreshed with the multigrids
   NavierStokesSystem system_;
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
@@ -164,6 +161,7 @@ class NavierStokesSolver {
   bool multigrids_current_ = false;  ///< the multigrids hold the last assemble()'s operators
   bool refresh_multigrids_ = false;  ///< the last correction missed its linear tolerance
   MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
+  double seen_coarse_system_ = 0;
 };
 
 /// NavierStokesSolver(params, comm).solve(progress).

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The coarse-space correction of the Schur approximation (toolkit/flow/coarse_schur_complement.hpp)
-# on and off in one build, side by side: FGMRES iterations per nonlinear step, nonlinear steps,
-# solve time and the answers of each stationary flow below, the two settings alternated PAIRS
-# times (median time). "off" is --solver.schur.coarse_nodes=0, "on" the default.
-# Usage: bench/schur_coarse_correction.sh [build-dir]     PAIRS=1 NP=1 by default;
+# The coarse system of the two-level flow preconditioner (toolkit/flow/coarse_navier_stokes_system.hpp)
+# on and off, side by side: FGMRES iterations per nonlinear step, nonlinear steps, solve time and
+# the answers of each stationary flow below, the two alternated PAIRS times (median time). "on"
+# is the build's default; "off" the same binary with --solver.coarse_system.nodes=0, or with
+# OFF_BIN=path/to/quilt-flow OFF_KEYS="" another build as it shipped (an earlier revision, e.g.
+# from a git worktree).
+# Usage: bench/coarse_system_correction.sh [build-dir]     PAIRS=1 NP=1 by default;
 #   CASES="dfg:4 cavity100:7 ..." to choose (default: all below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-build}/bin/quilt-flow
+OFF_BIN=${OFF_BIN:-$BIN}; OFF_KEYS=${OFF_KEYS---solver.coarse_system.nodes=0}
 PAIRS=${PAIRS:-1}; NP=${NP:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-CASES=${CASES:-dfg:4 dfg:5 dfg:6 dfgstokes:4 dfg100:4 cavity100:6 cavity100:7 cavity400:7 cavity1000:7}
+CASES=${CASES:-dfg:4 dfg:5 dfg:6 dfgstokes:4 dfg100:4 cavity100:6 cavity100:7 cavity400:7 cavity1000:7 cavity1000:8}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 args_of() {  # case name -> config and keys
@@ -26,9 +29,9 @@ for c in $CASES; do
   name=${c%%:*}; L=${c##*:}
   for k in $(seq "$PAIRS"); do
     for who in off on; do
-      keys=""; [ "$who" = off ] && keys="--solver.schur.coarse_nodes=0"
+      bin=$BIN keys=""; [ "$who" = off ] && { bin=$OFF_BIN; keys=$OFF_KEYS; }
       # shellcheck disable=SC2046,SC2086 # the keys: a list, split on purpose
-      mpirun -np "$NP" "$BIN" $(args_of "$name") --mesh.level="$L" $keys \
+      mpirun -np "$NP" "$bin" $(args_of "$name") --mesh.level="$L" $keys \
         --results "$OUT/${name}_L${L}_${who}_$k.json" > "$OUT/${name}_L${L}_${who}_$k.log" 2>&1 ||
         echo "$name L=$L $who: failed (see $OUT/${name}_L${L}_${who}_$k.log)" >&2
     done

@@ -1,0 +1,97 @@
+#pragma once
+// The linearised Navier-Stokes system of a coarse level H, solved directly: the coarse space of
+// the two-level preconditioner (flow/two_level_flow_preconditioner.hpp, design.md §8).
+//
+// Why. The block-triangular preconditioner treats velocity and pressure apart, with element-wise
+// Schur approximations and the Oseen velocity operator. What it misses acts on smooth modes:
+// the inf-sup constant of the domain (it decays like the inverse aspect ratio of a channel:
+// Horgan & Payne 1983), and in a Newton step the Galerkin reaction ((du.grad) u_k, v) that
+// couples the velocity components. The reaction is of lower order: on smooth modes as large as
+// the rest of the operator, on oscillating ones negligible, so a coarse grid carries it where it
+// matters (two-grid theory for compact perturbations, Bank 1981; Hackbusch 1985, ch. 10).
+//
+// What. The same discretisation rediscretised on H,
+//   K_H = [A_H + N11, N12, B1; N21, A_H + N22, B2; D1 + E1, D2 + E2, C]
+// (the Newton blocks in a Newton step, at the velocity and pressure injected into H), gathered
+// to rank 0 and factorised by UMFPACK. add_correction(r, c) adds P K_H^{-1} P^T r, P the
+// bilinear prolongation H -> L applied to each field (velocity and pressure are both Q1).
+//
+// Set up once (the gather plan, the 3N x 3N pattern, UMFPACK's symbolic analysis); update()
+// refreshes the numbers per linearisation.
+
+#include <optional>
+#include <vector>
+
+#include "flow/navier_stokes_system.hpp"
+#include "mesh/coarse_mesh.hpp"
+#include "solvers/coarse_grid_solver.hpp"
+#include "solvers/level_hierarchy.hpp"
+
+namespace quilt {
+
+/// The finest level H <= finest - 2 (the coarse system at most 1/16 of the fine one) with at most
+/// max_nodes global nodes; -1 when there is none (finest < 2, max_nodes = 0, or level 0 larger).
+int choose_coarse_system_level(const CoarseMesh& mesh, int finest, std::size_t max_nodes);
+
+class CoarseNavierStokesSystem {
+ public:
+  /// `velocity`: the velocity hierarchy (its level-H matrix is A_H, its Dirichlet mask that of
+  /// the velocity); `constant_kernel`: the velocity is prescribed on the whole boundary, so the
+  /// pressure is determined up to a constant, which K_H fixes at one node.
+  CoarseNavierStokesSystem(const LevelHierarchy& velocity, int level, bool constant_kernel);
+  ~CoarseNavierStokesSystem();
+  CoarseNavierStokesSystem(const CoarseNavierStokesSystem&) = delete;
+  CoarseNavierStokesSystem& operator=(const CoarseNavierStokesSystem&) = delete;
+
+  int level() const { return level_; }
+  /// Level H's B, D, C (and a scratch A) and Newton blocks, assembled in place before update()
+  /// (NavierStokesAssembly::assemble_blocks, assemble_newton_blocks).
+  FlowBlocks& blocks() { return blocks_; }
+  accel::BandedMatrix<double>& scratch_operator() { return scratch_A_; }
+  NewtonCoupling& newton() { return newton_; }
+  /// K_H from blocks(), the hierarchy's current A_H and, with `newton`, newton(); factorised.
+  void update(bool newton);
+
+  /// c += P K_H^{-1} P^T r for a type-1 defect r = [r1 | r2 | rp] of the finest level (c type-1).
+  void add_correction(const LevelVector& r, LevelVector& c);
+  /// Seconds spent in add_correction (all ranks: restriction, gather, solve, prolongation).
+  double solve_seconds() const { return solve_seconds_; }
+
+ private:
+  /// Rank 0: the CSR pattern of the nodes and of K_H from the gathered entries.
+  void build_pattern(const std::vector<int>& rows, const std::vector<int>& cols);
+  /// Gathers sent_ to rank 0 and factorises K_H there.
+  void gather_and_factorise(bool newton);
+  /// Rank 0: K_H's values from the gathered band entries, Dirichlet and pinned rows included.
+  void sum_gathered(bool newton);
+  /// P^T of one field of the finest level, level by level, into restricted_[field][0] (level H).
+  void restrict_field(const double* fine, int field);
+  /// The level-H part of solution_ for `field`, prolongated and added into c_field.
+  void prolongate_field(int field, double* c_field);
+
+  const LevelHierarchy* velocity_;
+  int level_;
+  bool constant_kernel_;
+  std::size_t size_ = 0;  ///< global nodes of level H
+  FlowBlocks blocks_;
+  NewtonCoupling newton_;
+  accel::BandedMatrix<double> scratch_A_;
+  std::vector<std::size_t> local_ids_;  ///< global id of every local level-H node (type-1 copy)
+  std::vector<int> counts_, displs_;    ///< per rank: level-H values of its macros
+  std::vector<int> entry_counts_, entry_displs_;      ///< per rank: its band entries
+  std::vector<std::pair<int, std::size_t>> entries_;  ///< (band, row) of every in-grid entry
+  std::vector<double> sent_, received_;
+  // Rank 0 only:
+  std::vector<int> row_start_, slot_, slot_row_;       ///< node pattern; slot and row of each entry
+  std::vector<int> system_row_start_, system_column_;  ///< K_H's pattern (3N x 3N)
+  std::vector<char> dirichlet_;                        ///< global velocity Dirichlet mask
+  std::vector<std::size_t> gathered_ids_;              ///< global id of every gathered node value
+  std::optional<UmfpackFactorisation> K_;
+  // Work, sized once:
+  std::vector<std::vector<LevelVector>> restricted_;  ///< [field][level H..L-1]
+  LevelVector scaled_;
+  std::vector<double> gathered_, rhs_, solution_;
+  double solve_seconds_ = 0;
+};
+
+}  // namespace quilt
