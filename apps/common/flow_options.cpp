@@ -132,7 +132,8 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
      "(least-squares commutator) | mass (nu M_p^-1)")
     ("solver.coarse_system.nodes", po::value<long long>()->default_value(static_cast<long long>(defaults.coarse_system_nodes)),
      "two-level preconditioner: the whole linearised system solved directly on the finest level "
-     "H <= L - 2 with at most this many global nodes, before the block preconditioner (0: none)")
+     "H with at most this many global nodes (H <= L - 2 above 1000 nodes), before the block "
+     "preconditioner (0: none)")
     ("solver.lsc.scaling", po::value<std::string>()->default_value(choice_name(kLscScalings, defaults.lsc_scaling)),
      "diagonal velocity weight Q of solver.schur = lsc: diagonal (diag(A)) | mass (lumped mass)")
     ("solver.velocity.cycles", po::value<int>()->default_value(defaults.velocity_cycles),

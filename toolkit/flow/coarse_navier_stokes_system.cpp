@@ -22,8 +22,10 @@ constexpr int kTerms[kFields][kFields][2] = {{{kA, kN11}, {kN12, -1}, {kB1, -1}}
 
 int choose_coarse_system_level(const CoarseMesh& mesh, int finest, std::size_t max_nodes) {
   int chosen = -1;
-  for (int l = 0; l <= finest - 2; ++l)
-    if (GlobalNumbering(mesh, l).size() <= max_nodes) chosen = l;
+  for (int l = 0; l < finest; ++l) {
+    const std::size_t nodes = GlobalNumbering(mesh, l).size();
+    if (nodes <= max_nodes && (l <= finest - 2 || nodes <= kSmallCoarseSystem)) chosen = l;
+  }
   return chosen;
 }
 

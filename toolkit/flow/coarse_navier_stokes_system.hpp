@@ -29,8 +29,15 @@
 
 namespace quilt {
 
-/// The finest level H <= finest - 2 (the coarse system at most 1/16 of the fine one) with at most
-/// max_nodes global nodes; -1 when there is none (finest < 2, max_nodes = 0, or level 0 larger).
+/// Nodes up to which the level below the finest may be H: its factorisation (3000 unknowns) then
+/// costs about as much as the iterations it saves.
+inline constexpr std::size_t kSmallCoarseSystem = 1000;
+
+/// The finest level H with at most max_nodes global nodes, at most finest - 2 (the coarse system
+/// then has about 1/16 of the fine one's unknowns) unless it has at most kSmallCoarseSystem
+/// nodes; -1 when there is none. Measured: H = L - 1 at 2664 nodes (DFG Stokes, L = 4) costs
+/// 2.4x the time of H = L - 2; at 194 and 684 nodes (DFG 2D-1, L = 2, 3) it saves 13-31 % of
+/// the iterations at -16 % and +18 % of the time.
 int choose_coarse_system_level(const CoarseMesh& mesh, int finest, std::size_t max_nodes);
 
 class CoarseNavierStokesSystem {

@@ -70,7 +70,8 @@ struct NavierStokesParams {
   SchurApproximation schur = SchurApproximation::pcd;
   LscScaling lsc_scaling = LscScaling::diagonal;  ///< Q of the LSC (measurements: LscScaling)
   /// The coarse level of the two-level preconditioner (flow/two_level_flow_preconditioner.hpp):
-  /// the finest level H <= L - 2 with at most this many global nodes; 0: none.
+  /// the finest level H with at most this many global nodes, at most L - 2 unless it is small
+  /// (choose_coarse_system_level); 0: none.
   std::size_t coarse_system_nodes = 3000;
   std::size_t coarse_threshold = kDefaultCoarseThreshold;
 };
