@@ -71,8 +71,14 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
   }
   const int coarse =
       choose_coarse_system_level(problem_.mesh.mesh, problem_.level, params.coarse_system_nodes);
-  if (coarse >= 0)
+  if (coarse >= 0) {
     coarse_system_.emplace(assembly_.velocity(), coarse, !problem_.boundary.has_natural_outflow);
+    const GlobalLevel& finest = assembly_.velocity().level(problem_.level);
+    const LevelVector ones(finest.matrix.rows(), 1.0);
+    const double area = finest.shared->dot(assembly_.lumped_mass().data(), ones.data());
+    const double cells = problem_.mesh.mesh.num_cells() * std::pow(4.0, coarse);
+    coarse_width_ = std::sqrt(area / cells);
+  }
   problem_.impose_dirichlet_values(v_);
   timings_.setup = seconds(created_, Clock::now());
 }
@@ -117,6 +123,20 @@ void NavierStokesSolver::update_coarse_system(bool newton) {
   if (newton) assembly_.assemble_newton_blocks(coarse.level(), v_, coarse.newton());
   coarse.update(newton);
   timings_.assembly += seconds(t_start, Clock::now());
+}
+
+bool NavierStokesSolver::coarse_system_sees_this_step(double nu) const {
+  // In a time step c M localises the response to a defect; where it stays inside a coarse cell,
+  // the coarse correction costs iterations instead of saving them (design.md §8: DFG 2D-3, L = 3,
+  // dt = 0.01: 659 -> 1658 FGMRES iterations; the cavity at L = 5 with BDF2 loses at dt = 0.01
+  // and 0.03 and gains at dt = 0.1 and 1).
+  const double c = transient_.history ? transient_.mass_coefficient : 0.0;
+  if (c == 0.0) return true;
+  double speed = 0.0;
+  const auto u1 = v_.u1(), u2 = v_.u2();
+  for (std::size_t i = 0; i < u1.size(); ++i) speed = std::max(speed, std::hypot(u1[i], u2[i]));
+  speed = comm_->max(speed);
+  return std::sqrt(nu / c) + speed / c >= coarse_width_;
 }
 
 double NavierStokesSolver::nonlinear_residual(double inverse_dtau) {
@@ -330,12 +350,9 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
                         assembly_.viscous_term());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
-  // The two-level step in stationary solves only: in a time step, c M localises the response to
-  // a defect within sqrt(nu dt) + |u| dt, far below the coarse mesh width, and the coarse
-  // correction then costs iterations instead of saving them (design.md §8: DFG 2D-3, L = 3,
-  // t <= 0.1, 659 -> 1658 FGMRES iterations).
-  const bool two_level = coarse_system_ && !transient_.history;
-  if (two_level && refreshed) update_coarse_system(newton);
+  // Decided with the multigrids' update, so that K_H is current whenever it is used.
+  if (refreshed) two_level_ = coarse_system_ && coarse_system_sees_this_step(stage.nu);
+  if (two_level_ && refreshed) update_coarse_system(newton);
   // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
   if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
     stage.schur = schur_approximation(stage.nu);
@@ -347,7 +364,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
   }
   const LinearOperator& K = newton ? static_cast<const LinearOperator&>(*jacobian_) : system_;
   Preconditioner* preconditioner = stage.preconditioner.get();
-  if (two_level) {
+  if (two_level_) {
     stage.two_level->set_operator(K);
     preconditioner = stage.two_level.get();
   }

@@ -131,6 +131,10 @@ class NavierStokesSolver {
   /// K_H of the two-level preconditioner at the current linearisation, with the Newton blocks
   /// in a Newton step.
   void update_coarse_system(bool newton);
+  /// Whether the two-level step pays in this solve: always when stationary; in a time step when
+  /// the distance a defect's response reaches, sqrt(nu / c) + |u|_max / c (diffusion and
+  /// transport over the step's time scale 1/c), is at least the coarse mesh width.
+  bool coarse_system_sees_this_step(double nu) const;
   /// Step (3) of the block preconditioner for viscosity nu, from the current operators.
   std::unique_ptr<PressureSchurApproximation> schur_approximation(double nu);
 
@@ -144,6 +148,8 @@ class NavierStokesSolver {
   std::optional<GlobalMultigrid> pressure_mg_;
   std::optional<GlobalMultigrid> velocity_mg_;
   std::optional<CoarseNavierStokesSystem> coarse_system_;  ///< K_H, refreshed with the multigrids
+  double coarse_width_ = 0;  ///< sqrt(|domain| / cells of level H): K_H's mesh width
+  bool two_level_ = false;   ///< the corrections use the two-level step (K_H current)
   NavierStokesSystem system_;
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
