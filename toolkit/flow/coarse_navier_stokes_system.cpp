@@ -208,13 +208,23 @@ void CoarseNavierStokesSystem::prolongate_field(int field, double* c_field) {
 }
 
 void CoarseNavierStokesSystem::add_correction(const LevelVector& r, LevelVector& c) {
+  const std::size_t n = scaled_.size();
+  correct({r.data(), r.data() + n, r.data() + 2 * n}, {c.data(), c.data() + n, c.data() + 2 * n});
+}
+
+void CoarseNavierStokesSystem::add_pressure_correction(const double* d_p, double* c_p) {
+  correct({nullptr, nullptr, d_p}, {nullptr, nullptr, c_p});
+}
+
+void CoarseNavierStokesSystem::correct(const std::array<const double*, 3>& r,
+                                       const std::array<double*, 3>& c) {
   const auto t_start = std::chrono::steady_clock::now();
-  const std::size_t n_fine = scaled_.size();
   const Communicator& comm = velocity_->comm();
   const bool root = comm.rank() == 0;
   const std::size_t G = gathered_ids_.size();
   for (int f = 0; f < kFields; ++f) {
-    restrict_field(r.data() + f * n_fine, f);
+    if (!r[f]) continue;  // the same fields on every rank
+    restrict_field(r[f], f);
     const LevelVector& coarse = restricted_[f][0];
     check_mpi(MPI_Gatherv(coarse.data(), static_cast<int>(coarse.size()), MPI_DOUBLE,
                           root ? gathered_.data() + f * G : nullptr, counts_.data(), displs_.data(),
@@ -223,7 +233,8 @@ void CoarseNavierStokesSystem::add_correction(const LevelVector& r, LevelVector&
   }
   if (root) {
     for (int f = 0; f < kFields; ++f)
-      for (std::size_t t = 0; t < G; ++t) rhs_[f * size_ + gathered_ids_[t]] = gathered_[f * G + t];
+      for (std::size_t t = 0; t < G; ++t)
+        rhs_[f * size_ + gathered_ids_[t]] = r[f] ? gathered_[f * G + t] : 0.0;
     for (std::size_t i = 0; i < size_; ++i)  // the unit rows of K_H
       if (dirichlet_[i]) rhs_[i] = rhs_[size_ + i] = 0.0;
     if (constant_kernel_) rhs_[2 * size_] = 0.0;
@@ -232,7 +243,8 @@ void CoarseNavierStokesSystem::add_correction(const LevelVector& r, LevelVector&
   check_mpi(
       MPI_Bcast(solution_.data(), static_cast<int>(solution_.size()), MPI_DOUBLE, 0, comm.handle()),
       "MPI_Bcast (coarse Navier-Stokes system)");
-  for (int f = 0; f < kFields; ++f) prolongate_field(f, c.data() + f * n_fine);
+  for (int f = 0; f < kFields; ++f)
+    if (c[f]) prolongate_field(f, c[f]);
   solve_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 }

@@ -19,6 +19,7 @@
 // Set up once (the gather plan, the 3N x 3N pattern, UMFPACK's symbolic analysis); update()
 // refreshes the numbers per linearisation.
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -61,6 +62,10 @@ class CoarseNavierStokesSystem {
 
   /// c += P K_H^{-1} P^T r for a type-1 defect r = [r1 | r2 | rp] of the finest level (c type-1).
   void add_correction(const LevelVector& r, LevelVector& c);
+  /// c_p += P S_H^{-1} P^T d_p, S_H = C_H - D_H A_H^{-1} B_H the Schur complement of K_H: the
+  /// pressure part of K_H^{-1} [0; 0; P^T d_p] (block elimination). The additive coarse
+  /// correction of a Schur approximation, for the time steps the two-level step does not pay in.
+  void add_pressure_correction(const double* d_p, double* c_p);
   /// Seconds spent in add_correction (all ranks: restriction, gather, solve, prolongation).
   double solve_seconds() const { return solve_seconds_; }
 
@@ -75,6 +80,8 @@ class CoarseNavierStokesSystem {
   void restrict_field(const double* fine, int field);
   /// The level-H part of solution_ for `field`, prolongated and added into c_field.
   void prolongate_field(int field, double* c_field);
+  /// c_f += (P K_H^{-1} P^T r)_f for the fields f with a correction; a null defect field is zero.
+  void correct(const std::array<const double*, 3>& r, const std::array<double*, 3>& c);
 
   const LevelHierarchy* velocity_;
   int level_;

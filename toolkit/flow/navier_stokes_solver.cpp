@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "flow/coarse_corrected_schur.hpp"
 #include "flow/least_squares_commutator.hpp"
 #include "flow/pressure_laplacian.hpp"
 #include "flow/pressure_schur.hpp"
@@ -351,11 +352,17 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
     timings_.assembly += seconds(t_newton, Clock::now());
   }
   // Decided with the multigrids' update, so that K_H is current whenever it is used.
-  if (refreshed) two_level_ = coarse_system_ && coarse_system_sees_this_step(stage.nu);
-  if (two_level_ && refreshed) update_coarse_system(newton);
+  if (refreshed) {
+    two_level_ = coarse_system_ && coarse_system_sees_this_step(stage.nu);
+    coarse_schur_only_ = coarse_system_ && !two_level_;
+    if (coarse_system_) update_coarse_system(newton);
+  }
   // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
   if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
     stage.schur = schur_approximation(stage.nu);
+    if (coarse_system_)
+      stage.schur = std::make_unique<CoarseCorrectedSchur>(std::move(stage.schur), *coarse_system_,
+                                                           coarse_schur_only_);
     stage.preconditioner = std::make_unique<SchurComplementPreconditioner>(
         system_, *velocity_mg_, *stage.schur, params_.velocity_cycles);
     if (coarse_system_)

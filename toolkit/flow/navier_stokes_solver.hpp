@@ -104,6 +104,10 @@ class NavierStokesSolver {
   FlowVector& state() { return v_; }
   const FlowVector& state() const { return v_; }
 
+  /// Whether the last correction used the two-level step (design.md §8): false without a coarse
+  /// system and in time steps whose response to a defect stays inside a coarse cell.
+  bool used_two_level_step() const { return two_level_; }
+
   const FlowProblem& problem() const { return problem_; }
   const NavierStokesAssembly& assembly() const { return assembly_; }
 
@@ -148,8 +152,9 @@ class NavierStokesSolver {
   std::optional<GlobalMultigrid> pressure_mg_;
   std::optional<GlobalMultigrid> velocity_mg_;
   std::optional<CoarseNavierStokesSystem> coarse_system_;  ///< K_H, refreshed with the multigrids
-  double coarse_width_ = 0;  ///< sqrt(|domain| / cells of level H): K_H's mesh width
-  bool two_level_ = false;   ///< the corrections use the two-level step (K_H current)
+  double coarse_width_ = 0;         ///< sqrt(|domain| / cells of level H): K_H's mesh width
+  bool two_level_ = false;          ///< the corrections use the two-level step (K_H current)
+  bool coarse_schur_only_ = false;  ///< else S_H of K_H corrects the Schur approximation
   NavierStokesSystem system_;
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
