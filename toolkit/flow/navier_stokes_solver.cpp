@@ -117,7 +117,29 @@ void NavierStokesSolver::update_multigrids() {
   timings_.setup += seconds(t_assembled, Clock::now());
 }
 
-void NavierStokesSolver::update_coarse_system(bool newton) {
+Preconditioner& NavierStokesSolver::preconditioner_for(Stage& stage, const LinearOperator& K) {
+  // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
+  if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
+    stage.schur = schur_approximation(stage.nu);
+    if (coarse_system_)
+      stage.schur = std::make_unique<CoarseCorrectedSchur>(std::move(stage.schur), *coarse_system_,
+                                                           coarse_schur_only_);
+    stage.preconditioner = std::make_unique<SchurComplementPreconditioner>(
+        system_, *velocity_mg_, *stage.schur, params_.velocity_cycles);
+    if (coarse_system_)
+      stage.two_level = std::make_unique<TwoLevelFlowPreconditioner>(
+          *stage.preconditioner, *coarse_system_, system_.size());
+  }
+  if (!two_level_) return *stage.preconditioner;
+  stage.two_level->set_operator(K);
+  return *stage.two_level;
+}
+
+void NavierStokesSolver::update_coarse_system(double nu, bool newton) {
+  // Decided with the multigrids' update, so that K_H is current whenever either correction uses
+  // it.
+  two_level_ = coarse_system_sees_this_step(nu);
+  coarse_schur_only_ = !two_level_;
   const auto t_start = Clock::now();
   CoarseNavierStokesSystem& coarse = *coarse_system_;
   assembly_.assemble_blocks(coarse.level(), coarse.blocks(), coarse.scratch_operator());
@@ -351,35 +373,14 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
                         assembly_.viscous_term());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
-  // Decided with the multigrids' update, so that K_H is current whenever it is used.
-  if (refreshed) {
-    two_level_ = coarse_system_ && coarse_system_sees_this_step(stage.nu);
-    coarse_schur_only_ = coarse_system_ && !two_level_;
-    if (coarse_system_) update_coarse_system(newton);
-  }
-  // PCD and the scaled mass depend on nu only; the LSC is built from this step's blocks.
-  if (!stage.preconditioner || params_.schur == SchurApproximation::lsc) {
-    stage.schur = schur_approximation(stage.nu);
-    if (coarse_system_)
-      stage.schur = std::make_unique<CoarseCorrectedSchur>(std::move(stage.schur), *coarse_system_,
-                                                           coarse_schur_only_);
-    stage.preconditioner = std::make_unique<SchurComplementPreconditioner>(
-        system_, *velocity_mg_, *stage.schur, params_.velocity_cycles);
-    if (coarse_system_)
-      stage.two_level = std::make_unique<TwoLevelFlowPreconditioner>(
-          *stage.preconditioner, *coarse_system_, system_.size());
-  }
+  if (coarse_system_ && refreshed) update_coarse_system(stage.nu, newton);
   const LinearOperator& K = newton ? static_cast<const LinearOperator&>(*jacobian_) : system_;
-  Preconditioner* preconditioner = stage.preconditioner.get();
-  if (two_level_) {
-    stage.two_level->set_operator(K);
-    preconditioner = stage.two_level.get();
-  }
+  Preconditioner& preconditioner = preconditioner_for(stage, K);
   LevelVector& c = c_.values();
   std::fill(c.begin(), c.end(), 0.0);
   const auto t_linear = Clock::now();
   const KrylovResult lin =
-      solve_krylov(params_.linear_method, K, *preconditioner, r_.values(), c, linear, krylov_);
+      solve_krylov(params_.linear_method, K, preconditioner, r_.values(), c, linear, krylov_);
   timings_.linear += seconds(t_linear, Clock::now());
   add_multigrid_timings();
   const bool reduced = lin.relative_residual() < 1.0;

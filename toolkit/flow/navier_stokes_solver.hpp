@@ -133,8 +133,11 @@ class NavierStokesSolver {
   void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
   void add_multigrid_timings();
   /// K_H of the two-level preconditioner at the current linearisation, with the Newton blocks
-  /// in a Newton step.
-  void update_coarse_system(bool newton);
+  /// in a Newton step, and which of its two corrections the next solves use.
+  void update_coarse_system(double nu, bool newton);
+  /// The stage's block preconditioner (made at its first correction; at every one for the LSC),
+  /// behind the two-level step where that pays, for the operator K of this correction.
+  Preconditioner& preconditioner_for(Stage& stage, const LinearOperator& K);
   /// Whether the two-level step pays in this solve: always when stationary; in a time step when
   /// the distance a defect's response reaches, sqrt(nu / c) + |u|_max / c (diffusion and
   /// transport over the step's time scale 1/c), is at least the coarse mesh width.
