@@ -37,8 +37,8 @@ inline constexpr std::size_t kSmallCoarseSystem = 1000;
 /// The finest level H with at most max_nodes global nodes, at most finest - 2 (the coarse system
 /// then has about 1/16 of the fine one's unknowns) unless it has at most kSmallCoarseSystem
 /// nodes; -1 when there is none. Measured: H = L - 1 at 2664 nodes (DFG Stokes, L = 4) costs
-/// 2.4x the time of H = L - 2; at 194 and 684 nodes (DFG 2D-1, L = 2, 3) it saves 13-31 % of
-/// the iterations at -16 % and +18 % of the time.
+/// 2.0x the time of H = L - 2 (0.92 s against 0.47 s); at 194 and 684 nodes (DFG 2D-1,
+/// L = 2, 3) it saves 13-31 % of the iterations at -16 % and +18 % of the time.
 int choose_coarse_system_level(const CoarseMesh& mesh, int finest, std::size_t max_nodes);
 
 class CoarseNavierStokesSystem {
