@@ -353,8 +353,11 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
   // nonlinear step to the next: the multigrids of the solve's first correction precondition its
   // later ones (DFG 2D-3, L = 4, t in [0, 0.2]: 1037 FGMRES iterations against 1036 with an
   // update at every correction, and a third less assembly time), unless a correction missed its
-  // target. A stationary solve updates them at every correction.
-  const bool refreshed = !transient_.history || corrections_ == 0 || refresh_multigrids_;
+  // target. A stationary solve updates them at every correction, but for Stokes without
+  // pseudo-time: its operator is the same at every correction of a stage.
+  const bool same_operator = transient_.history || (params_.stokes && stage.dtau == 0);
+  const bool first = transient_.history ? corrections_ == 0 : stage.k == 0;
+  const bool refreshed = !same_operator || first || refresh_multigrids_;
   if (refreshed) update_multigrids();
   const bool newton = use_newton(stage, log.residual);
   newton_blocked_ = false;
