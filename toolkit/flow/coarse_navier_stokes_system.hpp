@@ -8,7 +8,9 @@
 // Horgan & Payne 1983), and in a Newton step the Galerkin reaction ((du.grad) u_k, v) that
 // couples the velocity components. The reaction is of lower order: on smooth modes as large as
 // the rest of the operator, on oscillating ones negligible, so a coarse grid carries it where it
-// matters (two-grid theory for compact perturbations, Bank 1981; Hackbusch 1985, ch. 10).
+// matters: two-level methods for nonsymmetric and indefinite problems converge once the coarse
+// mesh resolves the lower-order part (Bank, SIAM J. Numer. Anal. 18, 1981; Cai & Lai, Numer.
+// Linear Algebra Appl. 3, 1996).
 //
 // What. The same discretisation rediscretised on H,
 //   K_H = [A_H + N11, N12, B1; N21, A_H + N22, B2; D1 + E1, D2 + E2, C]
