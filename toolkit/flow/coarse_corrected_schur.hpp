@@ -16,20 +16,20 @@ namespace quilt {
 
 class CoarseCorrectedSchur final : public PressureSchurApproximation {
  public:
-  /// `enabled`: whether the correction is added, decided by the owner per linearisation (K_H is
-  /// current whenever it is true).
+  /// `two_level`: whether the solves use the two-level step, which has the coarse correction
+  /// already; decided by the owner per linearisation, with K_H brought up to date.
   CoarseCorrectedSchur(std::unique_ptr<PressureSchurApproximation> fine,
-                       CoarseNavierStokesSystem& coarse, const bool& enabled)
-      : fine_(std::move(fine)), coarse_(&coarse), enabled_(&enabled) {}
+                       CoarseNavierStokesSystem& coarse, const bool& two_level)
+      : fine_(std::move(fine)), coarse_(&coarse), two_level_(&two_level) {}
   void apply(const double* d, double* c) override {
     fine_->apply(d, c);
-    if (*enabled_) coarse_->add_pressure_correction(d, c);
+    if (!*two_level_) coarse_->add_pressure_correction(d, c);
   }
 
  private:
   std::unique_ptr<PressureSchurApproximation> fine_;
   CoarseNavierStokesSystem* coarse_;
-  const bool* enabled_;
+  const bool* two_level_;
 };
 
 }  // namespace quilt

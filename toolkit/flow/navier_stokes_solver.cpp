@@ -123,7 +123,7 @@ Preconditioner& NavierStokesSolver::preconditioner_for(Stage& stage, const Linea
     stage.schur = schur_approximation(stage.nu);
     if (coarse_system_)
       stage.schur = std::make_unique<CoarseCorrectedSchur>(std::move(stage.schur), *coarse_system_,
-                                                           coarse_schur_only_);
+                                                           two_level_);
     stage.preconditioner = std::make_unique<SchurComplementPreconditioner>(
         system_, *velocity_mg_, *stage.schur, params_.velocity_cycles);
     if (coarse_system_)
@@ -139,7 +139,6 @@ void NavierStokesSolver::update_coarse_system(double nu, bool newton) {
   // Decided with the multigrids' update, so that K_H is current whenever either correction uses
   // it.
   two_level_ = coarse_system_sees_this_step(nu);
-  coarse_schur_only_ = !two_level_;
   const auto t_start = Clock::now();
   CoarseNavierStokesSystem& coarse = *coarse_system_;
   assembly_.assemble_blocks(coarse.level(), coarse.blocks(), coarse.scratch_operator());

@@ -155,9 +155,8 @@ class NavierStokesSolver {
   std::optional<GlobalMultigrid> pressure_mg_;
   std::optional<GlobalMultigrid> velocity_mg_;
   std::optional<CoarseNavierStokesSystem> coarse_system_;  ///< K_H, refreshed with the multigrids
-  double coarse_width_ = 0;         ///< sqrt(|domain| / cells of level H): K_H's mesh width
-  bool two_level_ = false;          ///< the corrections use the two-level step (K_H current)
-  bool coarse_schur_only_ = false;  ///< else S_H of K_H corrects the Schur approximation
+  double coarse_width_ = 0;  ///< sqrt(|domain| / cells of level H): K_H's mesh width
+  bool two_level_ = false;   ///< the two-level step, else S_H of K_H in the Schur approximation
   NavierStokesSystem system_;
   std::optional<NavierStokesSystem> jacobian_;
   FlowVector v_, r_, c_;
