@@ -11,6 +11,10 @@
 
 namespace quilt {
 
+/// coarse = the nodal field `fine` of level `finest` at the nodes of level `level` (every macro).
+void inject(std::span<const double> fine, int macros, int finest, int level,
+            std::span<double> coarse);
+
 /// levels[l][c]: component c of the velocity on level l, for the `macros` macros of a rank.
 using LevelVelocities = std::vector<std::array<LevelVector, 2>>;
 

@@ -201,19 +201,13 @@ void NavierStokesAssembly::assemble_newton_blocks(int level, const FlowVector& v
                                                   NewtonCoupling& newton) const {
   for (auto* block : {&newton.N11, &newton.N12, &newton.N21, &newton.N22, &newton.E1, &newton.E2})
     block->fill(0.0);
-  const int L = problem_->level;
-  const int nL = accel::nodes_per_side(L), nH = accel::nodes_per_side(level);
-  const int stride = 1 << (L - level);
-  const std::size_t nnL = static_cast<std::size_t>(nL) * nL,
-                    nnH = static_cast<std::size_t>(nH) * nH;
-  std::vector<double> p(nnH);
-  for (int m = 0; m < problem_->mesh.num_local(); ++m) {
-    for (int j = 0; j < nH; ++j)
-      for (int i = 0; i < nH; ++i)
-        p[i + static_cast<std::size_t>(j) * nH] =
-            v.p()[m * nnL + i * stride + static_cast<std::size_t>(j) * stride * nL];
+  const int macros = problem_->mesh.num_local();
+  const std::size_t nn = newton.N11.rows_per_macro();
+  std::vector<double> p(nn * macros);  // the pressure injected into the level, as w_ is
+  inject(v.p(), macros, problem_->level, level, p);
+  for (int m = 0; m < macros; ++m) {
     const MacroGeometry& g = velocity_.geometry(level, m);
-    add_newton_blocks(g, velocity_at(g, m), p.data(), nu_, stab_, params_->force_x,
+    add_newton_blocks(g, velocity_at(g, m), p.data() + m * nn, nu_, stab_, params_->force_x,
                       params_->force_y, newton.blocks(), m);
   }
 }
