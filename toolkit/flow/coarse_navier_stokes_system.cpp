@@ -124,10 +124,6 @@ void CoarseNavierStokesSystem::update(bool newton) {
   for (int q = 0; q < gathered; ++q)
     for (std::size_t e = 0; e < E; ++e)
       sent_[q * E + e] = blocks[q]->band[entries_[e].first][entries_[e].second];
-  gather_and_factorise(newton);
-}
-
-void CoarseNavierStokesSystem::gather_and_factorise(bool newton) {
   const Communicator& comm = velocity_->comm();
   std::vector<int> counts(comm.size()), displs(comm.size());
   if (comm.rank() == 0)

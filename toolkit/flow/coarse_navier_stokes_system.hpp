@@ -74,8 +74,6 @@ class CoarseNavierStokesSystem {
  private:
   /// Rank 0: the CSR pattern of the nodes and of K_H from the gathered entries.
   void build_pattern(const std::vector<int>& rows, const std::vector<int>& cols);
-  /// Gathers sent_ to rank 0 and factorises K_H there.
-  void gather_and_factorise(bool newton);
   /// Rank 0: K_H's values from the gathered band entries, Dirichlet and pinned rows included.
   void sum_gathered(bool newton);
   /// P^T of one field of the finest level, level by level, into restricted_[field][0] (level H).
