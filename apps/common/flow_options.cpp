@@ -30,6 +30,9 @@ constexpr KeyChoice<ElementSize> kElementSizes[] = {{"isotropic", ElementSize::i
                                                     {"streamline", ElementSize::streamline}};
 constexpr KeyChoice<ViscousResidual> kViscousResiduals[] = {
     {"reconstructed", ViscousResidual::reconstructed}, {"dropped", ViscousResidual::dropped}};
+constexpr KeyChoice<PressureStabilisation> kPressureStabilisations[] = {
+    {"pspg", PressureStabilisation::pspg},
+    {"local_projection", PressureStabilisation::local_projection}};
 constexpr KeyChoice<StabilisationTimeScale> kTimeScales[] = {
     {"step", StabilisationTimeScale::step}, {"none", StabilisationTimeScale::none}};
 constexpr KeyChoice<NonlinearMethod> kNonlinearMethods[] = {{"picard", NonlinearMethod::picard},
@@ -83,6 +86,9 @@ void declare_problem_keys(Config& config, const NavierStokesParams& defaults) {
     ("stabilisation.viscous_residual",
      po::value<std::string>()->default_value(choice_name(kViscousResiduals, defaults.stabilisation.viscous_residual)),
      "-nu Laplace(u) in the SUPG/PSPG residual: reconstructed (recovered gradient) | dropped")
+    ("stabilisation.pressure",
+     po::value<std::string>()->default_value(choice_name(kPressureStabilisations, defaults.stabilisation.pressure)),
+     "Q1/Q1 pressure stabilisation: pspg (residual-based) | local_projection (2x2 patches)")
     ("stabilisation.time_scale",
      po::value<std::string>()->default_value(choice_name(kTimeScales, defaults.stabilisation.time_scale)),
      "tau_K, delta_K of a time step: step (with the 2 / dt term) | none (the stationary ones)");
@@ -187,6 +193,8 @@ void read_problem(const Config& config, FlowOptions& o) {
   p.stabilisation.element_size = read_choice(config, "stabilisation.element_size", kElementSizes);
   p.stabilisation.viscous_residual =
       read_choice(config, "stabilisation.viscous_residual", kViscousResiduals);
+  p.stabilisation.pressure =
+      read_choice(config, "stabilisation.pressure", kPressureStabilisations);
   p.stabilisation.time_scale = read_choice(config, "stabilisation.time_scale", kTimeScales);
 }
 

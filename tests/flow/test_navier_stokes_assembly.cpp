@@ -8,6 +8,8 @@
 #include <array>
 #include <cmath>
 
+#include "accel/cpu/band_kernels.hpp"
+#include "dfg_problems.hpp"
 #include "flow/navier_stokes_assembly.hpp"
 #include "mesh_files.hpp"
 #include "parallel/communicator.hpp"
@@ -173,4 +175,88 @@ TEST(GradientRecovery, ExactForQuadraticsOnUniformRectangles) {
   const double fine = recovery_error("unit_square_unstructured.msh", 5, comm);
   EXPECT_LT(fine, 0.3 * coarse);
   EXPECT_LT(fine, 5e-3);
+}
+
+namespace {
+
+/// s(p) = C p less the local projection's patch means (type-1) at the Stokes stabilisation of
+/// `params` (tau_K then depends on the element alone).
+struct LocalProjectionOperator {
+  FlowProblem problem;
+  NavierStokesAssembly assembly;
+  LocalProjectionOperator(const NavierStokesParams& params, const Communicator& comm)
+      : problem(params, comm), assembly(problem, params, comm) {
+    assembly.assemble(FlowVector(problem.block_size()), params.nu, 0.0);
+  }
+  LevelVector c(const LevelVector& p, bool projection) const {
+    LevelVector y(p.size());
+    accel::cpu::spmv(assembly.blocks().C, p.data(), y.data());
+    if (projection)
+      assembly.matrix_free_terms().projection->subtract_patch_means(p.data(), y.data());
+    assembly.velocity().level(problem.level).shared->sum(y.data());
+    return y;
+  }
+  template <class F>
+  LevelVector nodal(F f) const {
+    LevelVector v(problem.block_size());
+    const int L = problem.level;
+    const std::size_t nn = assembly.velocity().level(L).matrix.rows_per_macro();
+    const int n = assembly.velocity().geometry(L, 0).n;
+    for (int m = 0; m < problem.mesh.num_local(); ++m) {
+      const MacroGeometry& g = assembly.velocity().geometry(L, m);
+      for (std::size_t r = 0; r < nn; ++r) v[m * nn + r] = f(g.x[r], g.y[r], r % n, r / n);
+    }
+    return v;
+  }
+};
+
+double max_abs(const LevelVector& v, const Communicator& comm) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return comm.max(m);
+}
+
+}  // namespace
+
+// The local projection stabilisation (flow/local_projection_term.hpp) on the DFG channel
+// (curved, non-affine macros): s(p, .) = 0 for every linear p (Q1 holds it exactly on any
+// quadrilateral, and its gradient is its patch mean), where the PSPG term C p is not (its flux
+// tau dp/dn on the boundary); s is symmetric and positive semi-definite; and on the unit
+// square s equals C on the checkerboard, the mode the stabilisation is for. A wrong patch
+// numbering, sign or weight breaks the first.
+TEST(LocalProjection, VanishesOnLinearPressuresAndKeepsTheCheckerboard) {
+  const Communicator comm(MPI_COMM_WORLD);
+  NavierStokesParams params = dfg_channel(2, "inflow parabolic 0.3 0 0.41");
+  params.stokes = true;
+  params.stabilisation.pressure = PressureStabilisation::local_projection;
+  const LocalProjectionOperator s(params, comm);
+  const LevelVector linear =
+      s.nodal([](double x, double y, int, int) { return 2 * x - 3 * y + 1; });
+  const double pspg = max_abs(s.c(linear, false), comm);
+  EXPECT_GT(pspg, 1e-6);
+  EXPECT_LT(max_abs(s.c(linear, true), comm), 1e-12 * pspg);
+
+  const auto& shared = *s.assembly.velocity().level(params.level).shared;
+  const LevelVector p =
+      s.nodal([](double x, double y, int, int) { return std::sin(7 * x + 3 * y * y); });
+  const LevelVector q =
+      s.nodal([](double x, double y, int, int) { return std::cos(5 * x * y - 2 * y); });
+  const LevelVector sp = s.c(p, true), sq = s.c(q, true);
+  const double pq = shared.dot(q.data(), sp.data()), qp = shared.dot(p.data(), sq.data());
+  EXPECT_NEAR(pq, qp, 1e-12 * std::abs(pq));
+  EXPECT_GT(shared.dot(p.data(), sp.data()), 0.0);
+
+  NavierStokesParams square = cavity();
+  square.level = 3;
+  square.stokes = true;
+  square.stabilisation.pressure = PressureStabilisation::local_projection;
+  const LocalProjectionOperator t(square, comm);
+  // Every macro side has 2^L elements, so the local parity of i + j is the global one.
+  const LevelVector checker =
+      t.nodal([](double, double, int i, int j) { return (i + j) % 2 ? -1.0 : 1.0; });
+  const LevelVector c = t.c(checker, false), sc = t.c(checker, true);
+  double difference = 0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    difference = std::max(difference, std::abs(c[i] - sc[i]));
+  EXPECT_LT(comm.max(difference), 1e-12 * max_abs(c, comm));
 }

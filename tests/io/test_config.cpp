@@ -534,6 +534,7 @@ void expect_same_nonlinear(const NavierStokesParams& a, const NavierStokesParams
   EXPECT_SAME(stabilisation.pspg_scale);
   EXPECT_SAME(stabilisation.element_size);
   EXPECT_SAME(stabilisation.viscous_residual);
+  EXPECT_SAME(stabilisation.pressure);
   EXPECT_SAME(stabilisation.time_scale);
   EXPECT_SAME(nonlinear_rel_tol);
   EXPECT_SAME(nonlinear_abs_tol);

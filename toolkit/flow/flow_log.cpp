@@ -76,7 +76,12 @@ void FlowLog::print_quantities(const FlowQuantities& q) const {
   if (const auto& f = q.forces)
     std::printf("  %s: drag %.8f lift %.8f (volume form); drag %.8f lift %.8f (surface)\n",
                 f->part.c_str(), f->drag, f->lift, f->drag_surface, f->lift_surface);
-  if (q.pressure_difference) std::printf("  pressure difference %.8f\n", *q.pressure_difference);
+  if (q.pressure_difference) {
+    std::printf("  pressure difference %.8f", *q.pressure_difference);
+    if (q.pressure_difference_nodal && *q.pressure_difference_nodal != *q.pressure_difference)
+      std::printf(" (wall traction; the Q1 pressure's own %.8f)", *q.pressure_difference_nodal);
+    std::printf("\n");
+  }
   if (q.recirculation_length) std::printf("  recirculation length %.6f\n", *q.recirculation_length);
 }
 

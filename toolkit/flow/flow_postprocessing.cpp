@@ -19,6 +19,46 @@ std::size_t nodes_per_macro(int level) {
   return n * n;
 }
 
+/// Every rank's values at the same points (NaN: not found there) gathered; the first rank (in
+/// rank order) that found a point decides.
+std::vector<double> first_found(const std::vector<double>& found, const Communicator& comm) {
+  std::vector<double> all(found.size() * comm.size());
+  check_mpi(MPI_Allgather(found.data(), static_cast<int>(found.size()), MPI_DOUBLE, all.data(),
+                          static_cast<int>(found.size()), MPI_DOUBLE, comm.handle()),
+            "MPI_Allgather (point evaluation)");
+  std::vector<double> values(found.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t k = 0; k < found.size(); ++k)
+    for (int r = 0; r < comm.size() && std::isnan(values[k]); ++r)
+      values[k] = all[r * found.size() + k];
+  return values;
+}
+
+/// f(a, b, nx, ny, length) for every fine element side on `part` of macro m: its end nodes a, b
+/// (grid order), the unit normal out of the fluid and its length.
+template <class SideFunction>
+void for_each_part_side(const DistributedMesh& dm, const MacroGeometry& g, int m, int part,
+                        SideFunction f) {
+  const int n = g.n;
+  const int cell = dm.macros[m];
+  // Grid offset from an edge node to its inward neighbour, per local edge (macro_nodes.hpp).
+  const std::array<std::ptrdiff_t, 4> inward{n, -1, -n, 1};
+  for (int k = 0; k < 4; ++k) {
+    if (dm.mesh.edge_part[dm.mesh.cell_edges[cell][k]] != part) continue;
+    for (int q = 0; q + 1 < n; ++q) {
+      const std::size_t a = edge_node(n, k, q), b = edge_node(n, k, q + 1);
+      const double tx = g.x[b] - g.x[a], ty = g.y[b] - g.y[a];
+      const double length = std::hypot(tx, ty);
+      double nx = ty / length, ny = -tx / length;
+      const auto inner = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(a) + inward[k]);
+      if (nx * (g.x[inner] - g.x[a]) + ny * (g.y[inner] - g.y[a]) > 0) {
+        nx = -nx;
+        ny = -ny;
+      }
+      f(a, b, nx, ny, length);
+    }
+  }
+}
+
 }  // namespace
 
 double kinetic_energy(const DistributedMesh& dm, int level, const LevelVector& u1,
@@ -53,16 +93,7 @@ std::vector<double> evaluate_at_points(const DistributedMesh& dm, int level,
         found[k] = evaluate_q1_field(g, field.data() + m * nn, *loc);
     }
   }
-  // Gather every rank's answers; the first rank (in rank order) that found a point decides.
-  std::vector<double> all(found.size() * comm.size());
-  check_mpi(MPI_Allgather(found.data(), static_cast<int>(found.size()), MPI_DOUBLE, all.data(),
-                          static_cast<int>(found.size()), MPI_DOUBLE, comm.handle()),
-            "MPI_Allgather (point evaluation)");
-  std::vector<double> values(points.size(), none);
-  for (std::size_t k = 0; k < points.size(); ++k)
-    for (int r = 0; r < comm.size() && std::isnan(values[k]); ++r)
-      values[k] = all[r * points.size() + k];
-  return values;
+  return first_found(found, comm);
 }
 
 LevelVector vorticity(const DistributedMesh& dm, int level, const LevelVector& u1,
@@ -114,6 +145,77 @@ BoundaryForce volume_force(const DistributedMesh& dm, int level, const LevelVect
   }
   const auto total = comm.sum(std::vector<double>{fx, fy});
   return {total[0], total[1]};
+}
+
+std::vector<double> wall_pressure(const DistributedMesh& dm, int level,
+                                  const LevelVector& residual1, const LevelVector& residual2,
+                                  int part, const std::vector<Point2>& points,
+                                  const Communicator& comm) {
+  const std::size_t nn = nodes_per_macro(level);
+  const SharedNodes shared(dm, comm, level);
+  std::vector<MacroGeometry> geometry;
+  for (int m = 0; m < dm.num_local(); ++m)
+    geometry.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], level));
+  const auto for_each_side = [&](auto f) {
+    for (int m = 0; m < dm.num_local(); ++m)
+      for_each_part_side(dm, geometry[m], m, part,
+                         [&](std::size_t a, std::size_t b, double nx, double ny, double length) {
+                           f(m * nn + a, m * nn + b, nx, ny, length);
+                         });
+  };
+  // N_i = int phi_i n ds and the lumped boundary mass int phi_i ds, type-1.
+  LevelVector N1(residual1.size(), 0.0), N2(residual1.size(), 0.0), lumped(residual1.size(), 0.0);
+  for_each_side([&](std::size_t a, std::size_t b, double nx, double ny, double length) {
+    for (std::size_t i : {a, b}) {
+      N1[i] += 0.5 * length * nx;
+      N2[i] += 0.5 * length * ny;
+      lumped[i] += 0.5 * length;
+    }
+  });
+  for (LevelVector* v : {&N1, &N2, &lumped}) shared.sum(v->data());
+  // The traction's normal part t_i = -r_i . N_i / |N_i| is int p phi_i ds: solve with the
+  // boundary mass M. Lumping M alone is first order where neighbouring sides differ in length
+  // (macro corners); Richardson iteration on D^{-1} M (spectrum in [1/3, 1] element by element,
+  // so omega = 3/2 contracts by 1/2 per sweep) from the lumped solution.
+  LevelVector t(residual1.size(), 0.0), p(residual1.size(), 0.0), Mp(residual1.size());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (lumped[i] > 0) {
+      t[i] = -(residual1[i] * N1[i] + residual2[i] * N2[i]) / std::hypot(N1[i], N2[i]);
+      p[i] = t[i] / lumped[i];
+    }
+  constexpr int kSweeps = 40;
+  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+    std::fill(Mp.begin(), Mp.end(), 0.0);
+    for_each_side([&](std::size_t a, std::size_t b, double, double, double length) {
+      Mp[a] += length * (p[a] / 3 + p[b] / 6);
+      Mp[b] += length * (p[a] / 6 + p[b] / 3);
+    });
+    shared.sum(Mp.data());
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (lumped[i] > 0) p[i] += 1.5 * (t[i] - Mp[i]) / lumped[i];
+  }
+  // Per point: the nearest side of the part (a point on the curved boundary lies off its chord
+  // by O(h^2)), accepted within a quarter of its length.
+  std::vector<double> found(points.size(), std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> nearest(points.size(), std::numeric_limits<double>::infinity());
+  for (int m = 0; m < dm.num_local(); ++m) {
+    const MacroGeometry& g = geometry[m];
+    for_each_part_side(
+        dm, g, m, part, [&](std::size_t a, std::size_t b, double, double, double length) {
+          const double tx = g.x[b] - g.x[a], ty = g.y[b] - g.y[a];
+          for (std::size_t k = 0; k < points.size(); ++k) {
+            const double s = std::clamp(
+                ((points[k].x - g.x[a]) * tx + (points[k].y - g.y[a]) * ty) / (length * length),
+                0.0, 1.0);
+            const double d =
+                std::hypot(g.x[a] + s * tx - points[k].x, g.y[a] + s * ty - points[k].y);
+            if (d > 0.25 * length || d >= nearest[k]) continue;
+            nearest[k] = d;
+            found[k] = (1 - s) * p[m * nn + a] + s * p[m * nn + b];
+          }
+        });
+  }
+  return first_found(found, comm);
 }
 
 BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVector& u1,

@@ -41,6 +41,21 @@ struct BoundaryForce {
 BoundaryForce volume_force(const DistributedMesh& dm, int level, const LevelVector& residual1,
                            const LevelVector& residual2, int part, const Communicator& comm);
 
+/// The pressure on the boundary part `part` (a no-slip wall) at `points` lying on it (NaN at a
+/// point on none of its sides), from the normal traction of the discrete momentum equations, as
+/// the forces of volume_force. On a wall node i the residual is r_i = int_part (nu du/dn - p n)
+/// phi_i ds (n out of the fluid), whose normal part is -p (du_n/dn = 0 on a no-slip wall):
+/// int_part p phi_i ds = t_i = -r_i . N_i / |N_i| with N_i = int_part phi_i n ds, solved with the
+/// boundary mass matrix of the part (not lumped: lumping is first order where neighbouring sides
+/// differ in length), p linear along a side. The consistent boundary flux (Gresho, Lee, Sani,
+/// Maslanik & Eaton 1987; Melbø & Kvamsdal 2003): second order where the Q1 pressure's own wall
+/// values are first order, with either pressure stabilisation (design.md §8, "The pressure
+/// difference"). Collective.
+std::vector<double> wall_pressure(const DistributedMesh& dm, int level,
+                                  const LevelVector& residual1, const LevelVector& residual2,
+                                  int part, const std::vector<Point2>& points,
+                                  const Communicator& comm);
+
 /// Surface integral of the traction, F = int_S (-p n + nu grad(u) n) ds (n pointing out of the
 /// fluid's complement, i.e. into the fluid), 2-point Gauss on every fine boundary element side of
 /// the part: the cross-check of volume_force, first order less accurate.

@@ -1,5 +1,6 @@
 #include "flow/flow_report.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "accel/local_solver.hpp"
@@ -43,10 +44,23 @@ FlowForces forces(const FlowPostprocessing& post, const NavierStokesResult& r, d
   return {post.force_part, c * volume.x, c * volume.y, c * surface.x, c * surface.y};
 }
 
-std::array<double, 2> point_pressures(const std::array<Point2, 2>& points,
-                                      const NavierStokesResult& r, const Communicator& comm) {
+std::array<double, 2> nodal_point_pressures(const std::array<Point2, 2>& points,
+                                            const NavierStokesResult& r, const Communicator& comm) {
   const auto p = evaluate_at_points(r.mesh, r.level, r.p, {points[0], points[1]}, comm);
   return {p[0], p[1]};
+}
+
+/// p at the two points: on the force part (a no-slip body) from the wall traction
+/// (wall_pressure), elsewhere the Q1 pressure there.
+std::array<double, 2> point_pressures(const FlowPostprocessing& post, const NavierStokesResult& r,
+                                      const std::array<double, 2>& nodal,
+                                      const Communicator& comm) {
+  if (post.force_part.empty()) return nodal;
+  const auto& points = *post.pressure_points;
+  const auto wall =
+      wall_pressure(r.mesh, r.level, r.momentum_residual1, r.momentum_residual2,
+                    r.mesh.mesh.part_id(post.force_part), {points[0], points[1]}, comm);
+  return {std::isnan(wall[0]) ? nodal[0] : wall[0], std::isnan(wall[1]) ? nodal[1] : wall[1]};
 }
 
 Json profile_json(const Profile& pairs) {
@@ -100,6 +114,7 @@ void put_quantities(Json& j, const FlowQuantities& q) {
     j["lift_surface"] = q.forces->lift_surface;
   }
   if (q.pressure_difference) j["pressure_difference"] = *q.pressure_difference;
+  if (q.pressure_difference_nodal) j["pressure_difference_nodal"] = *q.pressure_difference_nodal;
   if (q.point_pressures) {  // p at the two points, "front" and "back" of the DFG cylinder
     j["pressure_front"] = (*q.point_pressures)[0];
     j["pressure_back"] = (*q.point_pressures)[1];
@@ -141,8 +156,10 @@ FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const Na
   if (post.centerlines) q.centerlines = centerlines(post, r, comm);
   if (!post.force_part.empty()) q.forces = forces(post, r, nu, comm);
   if (post.pressure_points) {
-    q.point_pressures = point_pressures(*post.pressure_points, r, comm);
+    const auto nodal = nodal_point_pressures(*post.pressure_points, r, comm);
+    q.point_pressures = point_pressures(post, r, nodal, comm);
     q.pressure_difference = (*q.point_pressures)[0] - (*q.point_pressures)[1];
+    q.pressure_difference_nodal = nodal[0] - nodal[1];
   }
   if (const auto& line = post.recirculation)
     q.recirculation_length = recirculation_length(r.mesh, r.level, r.u1, line->x0, line->x1,

@@ -66,8 +66,12 @@ struct FlowQuantities {
   std::optional<CenterlineProfiles> centerlines;
   std::optional<FlowForces> forces;
   std::optional<double> pressure_difference, recirculation_length;
-  /// p(a) and p(b) of the pressure difference (FlowPostprocessing::pressure_points).
+  /// p(a) and p(b) of the pressure difference (FlowPostprocessing::pressure_points): on the
+  /// force part, a no-slip body, from the wall traction (wall_pressure), second order; elsewhere
+  /// the Q1 pressure at the point.
   std::optional<std::array<double, 2>> point_pressures;
+  /// p_h(a) - p_h(b) of the Q1 pressure itself, first order on walls (design.md §8).
+  std::optional<double> pressure_difference_nodal;
 };
 
 /// Collective: evaluates `post` on the flow `r` of viscosity `nu`; std::invalid_argument when

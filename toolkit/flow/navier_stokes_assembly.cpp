@@ -35,6 +35,8 @@ NavierStokesAssembly::NavierStokesAssembly(const FlowProblem& problem,
   velocity_.level(L).shared->sum(lumped_mass_.data());
   if (params.stabilisation.viscous_residual == ViscousResidual::reconstructed)
     viscous_.emplace(velocity_, lumped_mass_, problem.boundary_edges);
+  if (params.stabilisation.pressure == PressureStabilisation::local_projection)
+    projection_.emplace(velocity_);
   problem.impose_dirichlet_values(load_);
 }
 
@@ -46,6 +48,9 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   if (viscous_)
     viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
                         convection_, stab_);
+  if (projection_)
+    projection_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
+                           convection_, stab_);
   blocks_.B1.fill(0.0);
   blocks_.B2.fill(0.0);
   blocks_.D1.fill(0.0);
@@ -60,7 +65,17 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
     shared.sum(load_.u1().data());
     shared.sum(load_.u2().data());
     shared.sum(load_.p().data());
+    keep_wall_load();
     problem_->impose_dirichlet_values(load_);
+  }
+}
+
+void NavierStokesAssembly::keep_wall_load() {
+  const auto& dirichlet = problem_->boundary.dirichlet;
+  if (wall_load_.block_size() == 0) wall_load_ = FlowVector(problem_->block_size());
+  for (std::size_t i = 0; i < dirichlet.size(); ++i) {
+    wall_load_.u1()[i] = dirichlet[i] ? load_.u1()[i] : 0.0;
+    wall_load_.u2()[i] = dirichlet[i] ? load_.u2()[i] : 0.0;
   }
 }
 

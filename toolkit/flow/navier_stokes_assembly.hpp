@@ -11,6 +11,7 @@
 
 #include "flow/flow_problem.hpp"
 #include "flow/level_velocity.hpp"
+#include "flow/local_projection_term.hpp"
 #include "flow/navier_stokes_system.hpp"
 #include "flow/time_step_terms.hpp"
 #include "flow/viscous_residual.hpp"
@@ -59,10 +60,18 @@ class NavierStokesAssembly {
   const NewtonCoupling* newton() const { return newton_ ? &*newton_ : nullptr; }
   /// S(u) at the linearisation of the last assemble(); null with ViscousResidual::dropped.
   const ViscousResidualTerm* viscous_term() const { return viscous_ ? &*viscous_ : nullptr; }
+  /// S(u) and the local projection's patch means, at the linearisation of the last assemble().
+  MatrixFreeTerms matrix_free_terms() const {
+    return {viscous_term(), projection_ ? &*projection_ : nullptr};
+  }
   /// F_p (type-0, finest level); no macros unless the Schur approximation is PCD.
   const accel::BandedMatrix<double>& pressure_convection_diffusion() const { return Fp_; }
   /// h: the Dirichlet values on the momentum rows' Dirichlet nodes, the body force elsewhere.
   const FlowVector& load() const { return load_; }
+  /// (f, phi_i) on the Dirichlet nodes, whose load rows hold the Dirichlet values instead; zero
+  /// elsewhere, and empty without a body force: the force's part of the wall traction
+  /// (NavierStokesResult::momentum_residual1).
+  const FlowVector& wall_load() const { return wall_load_; }
   /// S M^{-1} g of the last assemble() (type-1, every row; Dirichlet rows included, for the
   /// boundary forces): the known part of the time derivative in the SUPG and PSPG residuals.
   /// Zero (or empty, before the first time step) without a time step's history.
@@ -76,6 +85,7 @@ class NavierStokesAssembly {
   /// The time step's coefficient and time scale, and z = M^{-1} g (none: stationary).
   void prepare_time_step(const TimeStepTerms& time);
   void assemble_time_load(double nu);
+  void keep_wall_load();
   MacroVelocity velocity_at(const MacroGeometry& g, int m) const;
 
   const FlowProblem* problem_;
@@ -88,8 +98,10 @@ class NavierStokesAssembly {
   accel::BandedMatrix<double> Fp_;
   std::optional<NewtonCoupling> newton_;
   std::optional<ViscousResidualTerm> viscous_;
+  std::optional<LocalProjectionTerm> projection_;
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
+  FlowVector wall_load_;
   double nu_ = 0;                ///< of the last assemble()
   double mass_shift_ = 0;        ///< 1/dtau + c of the last assemble(): the lumped mass in A
   double time_coefficient_ = 0;  ///< c of the stabilisation's time derivative; 0: stationary

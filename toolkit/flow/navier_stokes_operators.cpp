@@ -51,7 +51,10 @@ void gather(const MacroGeometry& g, const MacroVelocity& w, bool convection, int
 }
 
 struct ElementStabilisation {
-  double tau = 0.0;    ///< PSPG parameter tau_K
+  double tau = 0.0;  ///< PSPG parameter tau_K: the weight of the pressure term C
+  /// tau_K where the pressure rows carry the whole residual (PressureStabilisation::pspg), 0 with
+  /// local projection, whose pressure term is C alone (less its patch means).
+  double pspg = 0.0;
   double delta = 0.0;  ///< SUPG parameter delta_K (0 without convection)
   /// d tau_K / d w_j and d delta_K / d w_j with w the centre velocity, h_K held fixed (exact
   /// for the isotropic h_K; the streamline h_K's dependence on the direction of w is left out).
@@ -96,9 +99,15 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
   // d scale / d w_j = -scale^3 (2 |w| / h) (2 / h) w_j / |w| = -4 scale^3 w_j / h^2.
   const double dscale = -4.0 * scale * scale * scale / (h * h);
   const double supg = convection ? stab.params.supg_scale : 0.0;
-  return {stab.params.pspg_scale * scale,
+  const double tau = stab.params.pspg_scale * scale;
+  // Local projection: the derivative of tau_K in its pressure term would couple nodes two apart
+  // (outside the 9 bands) and is left out of the Jacobian (header of LocalProjectionTerm).
+  const bool residual = stab.params.pressure == PressureStabilisation::pspg;
+  const double dtau = residual ? stab.params.pspg_scale * dscale : 0.0;
+  return {tau,
+          residual ? tau : 0.0,
           supg * scale,
-          {stab.params.pspg_scale * dscale * wc1, stab.params.pspg_scale * dscale * wc2},
+          {dtau * wc1, dtau * wc2},
           {supg * dscale * wc1, supg * dscale * wc2}};
 }
 
@@ -189,8 +198,8 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
               // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992),
               // with the time derivative c tau_K (u, grad q)_K.
               const double pspg_trial = conv[t] + time_coefficient * phi[t];
-              d1[r][t] += f.weight * (dx[t] * phi[r] + s.tau * pspg_trial * dx[r]);
-              d2[r][t] += f.weight * (dy[t] * phi[r] + s.tau * pspg_trial * dy[r]);
+              d1[r][t] += f.weight * (dx[t] * phi[r] + s.pspg * pspg_trial * dx[r]);
+              d2[r][t] += f.weight * (dy[t] * phi[r] + s.pspg * pspg_trial * dy[r]);
               // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
               c[r][t] += f.weight * s.tau * grad_grad;
             }
@@ -285,7 +294,7 @@ void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const 
           // grad q)_K: the viscous terms of the residuals in the blocks' B, D, C.
           e1[r] += f.weight * s.delta * visc[0] * f.conv[r];
           e2[r] += f.weight * s.delta * visc[1] * f.conv[r];
-          ep[r] += f.weight * s.tau * (visc[0] * f.q.dphi_dx[r] + visc[1] * f.q.dphi_dy[r]);
+          ep[r] += f.weight * s.pspg * (visc[0] * f.q.dphi_dx[r] + visc[1] * f.q.dphi_dy[r]);
         }
       }
       for (int a = 0; a < 4; ++a) {
@@ -294,6 +303,40 @@ void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const 
         y2[r] += e2[a];
         yp[r] += ep[a];
       }
+    }
+}
+
+void assemble_local_projection(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                               bool convection, const Stabilisation& stab,
+                               LocalProjectionPatch* patches) {
+  const int n = g.n;
+  const int per_side = (n - 1) / 2;
+  const auto rule = gauss2x2();
+  ElementData d;
+  for (int pj = 0; pj < per_side; ++pj)
+    for (int pi = 0; pi < per_side; ++pi) {
+      LocalProjectionPatch& P = patches[pj * per_side + pi];
+      P = {};
+      double area = 0.0;
+      for (int e = 0; e < 4; ++e) {
+        const int i = 2 * pi + (e & 1), j = 2 * pj + (e >> 1);
+        gather(g, w, convection, i, j, d);
+        const double tau = element_stabilisation(d, nu, convection, stab).tau;
+        for (const auto& gp : rule) {
+          const Q1Point q = evaluate_q1(d.x, d.y, gp);
+          const double dv = gp.weight * q.det_j;
+          area += dv;
+          P.weighted_area += tau * dv;
+          for (int a = 0; a < 4; ++a) {
+            const int k = (i - 2 * pi + kQ1DI[a]) + 3 * (j - 2 * pj + kQ1DJ[a]);
+            P.mean[2 * k] += dv * q.dphi_dx[a];
+            P.mean[2 * k + 1] += dv * q.dphi_dy[a];
+            P.weighted[2 * k] += tau * dv * q.dphi_dx[a];
+            P.weighted[2 * k + 1] += tau * dv * q.dphi_dy[a];
+          }
+        }
+      }
+      for (double& v : P.mean) v /= area;
     }
 }
 
@@ -359,7 +402,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
               for (int c = 0; c < 2; ++c)
                 nb[c][k][r][t] +=
                     f.weight * phi[t] * (grad_u[c][k] * test + s.delta * residual[c] * dk_r);
-              eb[k][r][t] += f.weight * s.tau * phi[t] *
+              eb[k][r][t] += f.weight * s.pspg * phi[t] *
                              (grad_u[0][k] * f.q.dphi_dx[r] + grad_u[1][k] * f.q.dphi_dy[r]);
             }
         }
@@ -408,7 +451,7 @@ void assemble_navier_stokes_load(const MacroGeometry& g, const MacroVelocity& w,
           const double test = f.q.phi[a] + s.delta * f.conv[a];
           rhs1[r] += f.weight * fx * test;
           rhs2[r] += f.weight * fy * test;
-          rhs_p[r] += f.weight * s.tau * (fx * f.q.dphi_dx[a] + fy * f.q.dphi_dy[a]);
+          rhs_p[r] += f.weight * s.pspg * (fx * f.q.dphi_dx[a] + fy * f.q.dphi_dy[a]);
         }
       }
     }
@@ -464,7 +507,7 @@ void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, do
         for (int r = 0; r < 4; ++r) {
           e1[r] += f.weight * s.delta * zq1 * f.conv[r];
           e2[r] += f.weight * s.delta * zq2 * f.conv[r];
-          ep[r] += f.weight * s.tau * (zq1 * f.q.dphi_dx[r] + zq2 * f.q.dphi_dy[r]);
+          ep[r] += f.weight * s.pspg * (zq1 * f.q.dphi_dx[r] + zq2 * f.q.dphi_dy[r]);
         }
       }
       for (int a = 0; a < 4; ++a) {

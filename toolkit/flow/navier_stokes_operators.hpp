@@ -69,6 +69,16 @@ enum class ElementSize { isotropic, streamline };
 /// The viscous part -nu Laplace(u) of the SUPG/PSPG element residual (header comment).
 enum class ViscousResidual { dropped, reconstructed };
 
+/// The pressure stabilisation of Q1/Q1 (design.md §8, "The pressure difference"):
+///  pspg:             residual-based, tau_K (R, grad q)_K with the whole momentum residual R
+///                    (Hughes, Franca & Balestra 1986): C, the PSPG parts of D and of the load;
+///  local_projection: sum_K tau_K (kappa grad p, kappa grad q)_K with kappa = I - pi_P the
+///                    fluctuation about the mean over the 2x2-element patch P of K (Becker &
+///                    Braack 2001): C less its patch means (flow/local_projection_term.hpp), D
+///                    and the load pure Galerkin. It vanishes on pressures linear on a patch, so
+///                    it imposes no condition on dp/dn at walls.
+enum class PressureStabilisation { pspg, local_projection };
+
 /// Whether tau_K and delta_K of a time step carry the step's time scale 2 / dt (header):
 /// measured on DFG 2D-3 (fs-theta, dt = 0.01, L = 3 and 4) in docs/benchmarks.md.
 enum class StabilisationTimeScale { step, none };
@@ -78,6 +88,7 @@ struct StabilisationParams {
   double pspg_scale = 1.0;  ///< multiplies tau_K; must be > 0 for Q1/Q1 (inf-sup)
   ElementSize element_size = ElementSize::isotropic;
   ViscousResidual viscous_residual = ViscousResidual::dropped;
+  PressureStabilisation pressure = PressureStabilisation::pspg;
   StabilisationTimeScale time_scale = StabilisationTimeScale::none;
 };
 
@@ -207,6 +218,24 @@ void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, do
 void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
                           double nu, bool convection, const Stabilisation& stab, double* y1,
                           double* y2, double* yp);
+
+/// The numbers of one 2x2-element patch P of the local projection stabilisation
+/// (PressureStabilisation::local_projection), for its nine nodes k (grid order in P):
+/// mean[2k + c] = (1/|P|) int_P d_c psi_k, weighted[2k + c] = sum_{K in P} tau_K int_K d_c psi_k,
+/// and weighted_area = sum_{K in P} tau_K |K|. With g(p) = mean . p, the patch mean of grad p,
+///   sum_K tau_K (grad p - g(p), grad psi_k - g(psi_k))_K
+///     = (C p)_k - mean_k . (weighted . p) - weighted_k . g(p) + weighted_area mean_k . g(p).
+struct LocalProjectionPatch {
+  std::array<double, 18> mean;
+  std::array<double, 18> weighted;
+  double weighted_area;
+};
+
+/// The patches of macro m (((n-1)/2)^2 of them, patch row-major; n - 1 even), at the
+/// linearisation w with the tau_K of add_navier_stokes_blocks.
+void assemble_local_projection(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                               bool convection, const Stabilisation& stab,
+                               LocalProjectionPatch* patches);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.

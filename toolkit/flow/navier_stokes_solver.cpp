@@ -61,7 +61,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
           velocity_multigrid(with_coarse_level(params.multigrid, problem_, params.coarse_threshold),
                              params.velocity_smoother)),
       system_(assembly_.velocity().level(problem_.level), assembly_.blocks(),
-              !problem_.boundary.has_natural_outflow, nullptr, assembly_.viscous_term()),
+              !problem_.boundary.has_natural_outflow, nullptr, assembly_.matrix_free_terms()),
       v_(problem_.block_size()),
       r_(problem_.block_size()),
       c_(problem_.block_size()) {
@@ -199,6 +199,7 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
   const auto v1 = v_.u1(), v2 = v_.u2();
   const auto h1 = assembly_.load().u1(), h2 = assembly_.load().u2();
   const bool body_force = static_cast<bool>(params_.force_x) || static_cast<bool>(params_.force_y);
+  const FlowVector& f_wall = assembly_.wall_load();
   const FlowVector* g = transient_.history;
   const FlowVector& s = assembly_.time_load();
   // Every row carries (c + 1/dtau) M; c M v - g is the discrete M du/dt and c S v - S M^{-1} g
@@ -210,9 +211,10 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
       result.momentum_residual1[i] -= g->u1()[i] + s.u1()[i];
       result.momentum_residual2[i] -= g->u2()[i] + s.u2()[i];
     }
-    if (body_force && !problem_.boundary.dirichlet[i]) {
-      result.momentum_residual1[i] -= h1[i];
-      result.momentum_residual2[i] -= h2[i];
+    if (body_force) {  // (f, phi_i), on Dirichlet rows from the load kept before the values
+      const bool wall = problem_.boundary.dirichlet[i];
+      result.momentum_residual1[i] -= wall ? f_wall.u1()[i] : h1[i];
+      result.momentum_residual2[i] -= wall ? f_wall.u2()[i] : h2[i];
     }
   }
 }
@@ -372,7 +374,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
     if (!jacobian_)
       jacobian_.emplace(assembly_.velocity().level(problem_.level), assembly_.blocks(),
                         !problem_.boundary.has_natural_outflow, assembly_.newton(),
-                        assembly_.viscous_term());
+                        assembly_.matrix_free_terms());
     timings_.assembly += seconds(t_newton, Clock::now());
   }
   if (coarse_system_ && refreshed) update_coarse_system(stage.nu, newton);

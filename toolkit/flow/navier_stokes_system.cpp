@@ -8,11 +8,12 @@ namespace quilt {
 
 NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks,
                                        bool fix_pressure_mean, const NewtonCoupling* newton,
-                                       const ViscousResidualTerm* viscous)
+                                       MatrixFreeTerms terms)
     : velocity_(&velocity),
       blocks_(&blocks),
       newton_(newton),
-      viscous_(viscous),
+      viscous_(terms.viscous),
+      projection_(terms.projection),
       fix_pressure_mean_(fix_pressure_mean),
       block_(velocity.matrix.rows()),
       ones_(velocity.matrix.rows(), 1.0),
@@ -35,6 +36,7 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
   accel::cpu::spmv_add(b.B1, xp, y1);
   accel::cpu::spmv_add(b.B2, xp, y2);
   accel::cpu::spmv(b.C, xp, yp);
+  if (projection_) projection_->subtract_patch_means(xp, yp);
   accel::cpu::spmv_add(b.D1, x1, yp);
   accel::cpu::spmv_add(b.D2, x2, yp);
   if (newton_) {  // the Jacobian's reaction and linearised stabilisation terms

@@ -4,6 +4,7 @@
 // type-1) (design.md §8). Its preconditioner: flow/schur_complement_preconditioner.hpp.
 
 #include "accel/banded_matrix.hpp"
+#include "flow/local_projection_term.hpp"
 #include "flow/navier_stokes_operators.hpp"
 #include "flow/viscous_residual.hpp"
 #include "parallel/shared_nodes.hpp"
@@ -35,18 +36,23 @@ struct NewtonCoupling {
   NewtonBlocks blocks() { return {&N11, &N12, &N21, &N22, &E1, &E2}; }
 };
 
-/// K(w), or with `newton` the Jacobian K(w) + N(w, p) of the residual at (w, p). With a viscous
-/// term, K(w) includes the matrix-free S(u) of flow/navier_stokes_operators.hpp (the consistent
-/// residual), in apply() and momentum_rows(); apply_divergence() (a preconditioner step) leaves it
-/// out.
+/// The parts of K(w) that no 9-band block holds, applied matrix-free (null: not part of K).
+struct MatrixFreeTerms {
+  const ViscousResidualTerm* viscous = nullptr;     ///< S(u), the consistent residual
+  const LocalProjectionTerm* projection = nullptr;  ///< s(p, q) less C
+};
+
+/// K(w), or with `newton` the Jacobian K(w) + N(w, p) of the residual at (w, p). K(w) includes
+/// the matrix-free terms: S(u) of flow/navier_stokes_operators.hpp in apply() and
+/// momentum_rows(), the local projection's patch means in apply(); apply_divergence() (a
+/// preconditioner step) leaves them out.
 class NavierStokesSystem final : public LinearOperator {
  public:
   /// velocity: the finest level of the velocity hierarchy (A, shared nodes, Dirichlet mask).
   /// fix_pressure_mean: the velocity is prescribed on the whole boundary, so p is determined up
   /// to a constant and K is singular; the filter then removes the mean from pressure defects.
   NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks, bool fix_pressure_mean,
-                     const NewtonCoupling* newton = nullptr,
-                     const ViscousResidualTerm* viscous = nullptr);
+                     const NewtonCoupling* newton = nullptr, MatrixFreeTerms terms = {});
 
   std::size_t size() const override { return 3 * block_; }
   std::size_t block_size() const { return block_; }
@@ -68,6 +74,7 @@ class NavierStokesSystem final : public LinearOperator {
   const FlowBlocks* blocks_;
   const NewtonCoupling* newton_;
   const ViscousResidualTerm* viscous_;
+  const LocalProjectionTerm* projection_;
   bool fix_pressure_mean_;
   std::size_t block_;
   double global_nodes_ = 0;
