@@ -147,75 +147,106 @@ BoundaryForce volume_force(const DistributedMesh& dm, int level, const LevelVect
   return {total[0], total[1]};
 }
 
+namespace {
+
+/// The fine element sides of one boundary part on this rank's macros, with the part's boundary
+/// mass matrix M_G (int phi_i phi_j ds) and its lumped form D (type-1 vectors, as the levels).
+class PartSides {
+ public:
+  PartSides(const DistributedMesh& dm, int level, int part, const Communicator& comm)
+      : dm_(&dm), part_(part), nn_(nodes_per_macro(level)), shared_(dm, comm, level) {
+    for (int m = 0; m < dm.num_local(); ++m)
+      geometry_.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], level));
+  }
+
+  /// f(g, a, b, nx, ny, length) per side: its macro geometry g, its end nodes a, b as indices
+  /// into a level vector, the unit normal out of the fluid and the length.
+  template <class F>
+  void for_each(F f) const {
+    for (int m = 0; m < dm_->num_local(); ++m)
+      for_each_part_side(*dm_, geometry_[m], m, part_,
+                         [&](std::size_t a, std::size_t b, double nx, double ny, double length) {
+                           f(geometry_[m], a, b, m * nn_ + a, m * nn_ + b, nx, ny, length);
+                         });
+  }
+  /// v (type-0 sums over the sides) -> type-1.
+  void sum(LevelVector& v) const { shared_.sum(v.data()); }
+
+  /// Solves M_G p = t on the part's nodes (lumped > 0): Richardson iteration on D^{-1} M_G from
+  /// the lumped solution. The spectrum of D^{-1} M_G lies in [1/3, 1] (element by element), so
+  /// omega = 3/2 contracts by 1/2 per sweep; 40 sweeps reach round-off.
+  void solve_mass(const LevelVector& t, const LevelVector& lumped, LevelVector& p) const {
+    LevelVector Mp(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = lumped[i] > 0 ? t[i] / lumped[i] : 0.0;
+    for (int sweep = 0; sweep < kMassSweeps; ++sweep) {
+      std::fill(Mp.begin(), Mp.end(), 0.0);
+      for_each([&](const MacroGeometry&, std::size_t, std::size_t, std::size_t a, std::size_t b,
+                   double, double, double length) {
+        Mp[a] += length * (p[a] / 3 + p[b] / 6);
+        Mp[b] += length * (p[a] / 6 + p[b] / 3);
+      });
+      sum(Mp);
+      for (std::size_t i = 0; i < p.size(); ++i)
+        if (lumped[i] > 0) p[i] += 1.5 * (t[i] - Mp[i]) / lumped[i];
+    }
+  }
+
+  /// The nodal field f, linear along each side, at points on the part (NaN where a rank has
+  /// none): per point the nearest side (a point on a curved boundary lies off its chord by
+  /// O(h^2)), accepted within a quarter of its length. Collective.
+  std::vector<double> at_points(const LevelVector& f, const std::vector<Point2>& points,
+                                const Communicator& comm) const {
+    std::vector<double> found(points.size(), std::numeric_limits<double>::quiet_NaN());
+    std::vector<double> nearest(points.size(), std::numeric_limits<double>::infinity());
+    for_each([&](const MacroGeometry& g, std::size_t ga, std::size_t gb, std::size_t a,
+                 std::size_t b, double, double, double length) {
+      const double tx = g.x[gb] - g.x[ga], ty = g.y[gb] - g.y[ga];
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        const double rx = points[k].x - g.x[ga], ry = points[k].y - g.y[ga];
+        const double s = std::clamp((rx * tx + ry * ty) / (length * length), 0.0, 1.0);
+        const double d = std::hypot(s * tx - rx, s * ty - ry);
+        if (d > 0.25 * length || d >= nearest[k]) continue;
+        nearest[k] = d;
+        found[k] = (1 - s) * f[a] + s * f[b];
+      }
+    });
+    return first_found(found, comm);
+  }
+
+ private:
+  static constexpr int kMassSweeps = 40;
+  const DistributedMesh* dm_;
+  int part_;
+  std::size_t nn_;
+  SharedNodes shared_;
+  std::vector<MacroGeometry> geometry_;
+};
+
+}  // namespace
+
 std::vector<double> wall_pressure(const DistributedMesh& dm, int level,
                                   const LevelVector& residual1, const LevelVector& residual2,
                                   int part, const std::vector<Point2>& points,
                                   const Communicator& comm) {
-  const std::size_t nn = nodes_per_macro(level);
-  const SharedNodes shared(dm, comm, level);
-  std::vector<MacroGeometry> geometry;
-  for (int m = 0; m < dm.num_local(); ++m)
-    geometry.push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], level));
-  const auto for_each_side = [&](auto f) {
-    for (int m = 0; m < dm.num_local(); ++m)
-      for_each_part_side(dm, geometry[m], m, part,
-                         [&](std::size_t a, std::size_t b, double nx, double ny, double length) {
-                           f(m * nn + a, m * nn + b, nx, ny, length);
-                         });
-  };
-  // N_i = int phi_i n ds and the lumped boundary mass int phi_i ds, type-1.
+  const PartSides sides(dm, level, part, comm);
+  // N_i = int phi_i n ds and the lumped boundary mass int phi_i ds.
   LevelVector N1(residual1.size(), 0.0), N2(residual1.size(), 0.0), lumped(residual1.size(), 0.0);
-  for_each_side([&](std::size_t a, std::size_t b, double nx, double ny, double length) {
+  sides.for_each([&](const MacroGeometry&, std::size_t, std::size_t, std::size_t a, std::size_t b,
+                     double nx, double ny, double length) {
     for (std::size_t i : {a, b}) {
       N1[i] += 0.5 * length * nx;
       N2[i] += 0.5 * length * ny;
       lumped[i] += 0.5 * length;
     }
   });
-  for (LevelVector* v : {&N1, &N2, &lumped}) shared.sum(v->data());
-  // The traction's normal part t_i = -r_i . N_i / |N_i| is int p phi_i ds: solve with the
-  // boundary mass M. Lumping M alone is first order where neighbouring sides differ in length
-  // (macro corners); Richardson iteration on D^{-1} M (spectrum in [1/3, 1] element by element,
-  // so omega = 3/2 contracts by 1/2 per sweep) from the lumped solution.
-  LevelVector t(residual1.size(), 0.0), p(residual1.size(), 0.0), Mp(residual1.size());
+  for (LevelVector* v : {&N1, &N2, &lumped}) sides.sum(*v);
+  // The traction's normal part, t_i = -r_i . N_i / |N_i| = int p phi_i ds.
+  LevelVector t(residual1.size(), 0.0), p(residual1.size());
   for (std::size_t i = 0; i < t.size(); ++i)
-    if (lumped[i] > 0) {
+    if (lumped[i] > 0)
       t[i] = -(residual1[i] * N1[i] + residual2[i] * N2[i]) / std::hypot(N1[i], N2[i]);
-      p[i] = t[i] / lumped[i];
-    }
-  constexpr int kSweeps = 40;
-  for (int sweep = 0; sweep < kSweeps; ++sweep) {
-    std::fill(Mp.begin(), Mp.end(), 0.0);
-    for_each_side([&](std::size_t a, std::size_t b, double, double, double length) {
-      Mp[a] += length * (p[a] / 3 + p[b] / 6);
-      Mp[b] += length * (p[a] / 6 + p[b] / 3);
-    });
-    shared.sum(Mp.data());
-    for (std::size_t i = 0; i < p.size(); ++i)
-      if (lumped[i] > 0) p[i] += 1.5 * (t[i] - Mp[i]) / lumped[i];
-  }
-  // Per point: the nearest side of the part (a point on the curved boundary lies off its chord
-  // by O(h^2)), accepted within a quarter of its length.
-  std::vector<double> found(points.size(), std::numeric_limits<double>::quiet_NaN());
-  std::vector<double> nearest(points.size(), std::numeric_limits<double>::infinity());
-  for (int m = 0; m < dm.num_local(); ++m) {
-    const MacroGeometry& g = geometry[m];
-    for_each_part_side(
-        dm, g, m, part, [&](std::size_t a, std::size_t b, double, double, double length) {
-          const double tx = g.x[b] - g.x[a], ty = g.y[b] - g.y[a];
-          for (std::size_t k = 0; k < points.size(); ++k) {
-            const double s = std::clamp(
-                ((points[k].x - g.x[a]) * tx + (points[k].y - g.y[a]) * ty) / (length * length),
-                0.0, 1.0);
-            const double d =
-                std::hypot(g.x[a] + s * tx - points[k].x, g.y[a] + s * ty - points[k].y);
-            if (d > 0.25 * length || d >= nearest[k]) continue;
-            nearest[k] = d;
-            found[k] = (1 - s) * p[m * nn + a] + s * p[m * nn + b];
-          }
-        });
-  }
-  return first_found(found, comm);
+  sides.solve_mass(t, lumped, p);
+  return sides.at_points(p, points, comm);
 }
 
 BoundaryForce surface_force(const DistributedMesh& dm, int level, const LevelVector& u1,
