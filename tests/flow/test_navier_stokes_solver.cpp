@@ -93,10 +93,12 @@ double velocity_l2_error(const NavierStokesResult& r, const Communicator& comm) 
 // fallen by 10 (measured on the cavity, Re = 100, L = 3: 0.29, 0.11, 7.3e-3, 6.8e-5, 1e-7). With
 // the parameters frozen the contraction stays near 0.035 and the test fails; so does any error in
 // the Newton blocks.
-void expect_quadratic_newton(ViscousResidual viscous) {
+void expect_quadratic_newton(ViscousResidual viscous,
+                             PressureStabilisation pressure = PressureStabilisation::pspg) {
   const Communicator comm;
   NavierStokesParams p = cavity(3, 100);
   p.stabilisation.viscous_residual = viscous;
+  p.stabilisation.pressure = pressure;
   p.nonlinear_method = NonlinearMethod::newton;
   p.linear_method = KrylovMethod::fgmres;
   p.linear.rel_tol = 1e-10;
@@ -417,6 +419,9 @@ TEST(NavierStokes, NewtonConvergesQuadratically) {
     SCOPED_TRACE(viscous == ViscousResidual::dropped ? "dropped" : "reconstructed");
     expect_quadratic_newton(viscous);
   }
+  // The local projection's tau_K derivative, applied matrix-free (LocalProjectionTerm).
+  SCOPED_TRACE("local projection");
+  expect_quadratic_newton(ViscousResidual::dropped, PressureStabilisation::local_projection);
 }
 
 // The viscous part of the SUPG/PSPG residual, reconstructed (design.md §8): DFG 2D-1 at L = 3

@@ -16,6 +16,11 @@ LocalProjectionTerm::LocalProjectionTerm(const LevelHierarchy& velocity)
 
 void LocalProjectionTerm::linearise(const double* w1, const double* w2, double nu, bool convection,
                                     const Stabilisation& stab) {
+  w1_ = w1;
+  w2_ = w2;
+  nu_ = nu;
+  convection_ = convection;
+  stab_ = stab;
   const int L = velocity_->finest();
   const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
   const std::size_t per_macro = static_cast<std::size_t>(per_side_) * per_side_;
@@ -52,6 +57,39 @@ void LocalProjectionTerm::subtract_patch_means(const double* p, double* yp) cons
                                               P.weighted[2 * k] * g1 + P.weighted[2 * k + 1] * g2;
       }
   }
+}
+
+void LocalProjectionTerm::linearise_jacobian(const double* p) {
+  if (!convection_) return;
+  const int L = velocity_->finest();
+  const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
+  const std::size_t per_macro = static_cast<std::size_t>(4) * per_side_ * per_side_;
+  elements_.resize(4 * patches_.size());
+  for (std::size_t m = 0; m * per_macro < elements_.size(); ++m)
+    assemble_local_projection_jacobian(velocity_->geometry(L, static_cast<int>(m)),
+                                       {w1_ + m * nn, w2_ + m * nn}, p + m * nn, nu_, stab_,
+                                       elements_.data() + m * per_macro);
+}
+
+void LocalProjectionTerm::add_jacobian(const double* u1, const double* u2, double* yp) const {
+  if (elements_.empty()) return;
+  const int n = 2 * per_side_ + 1;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  const std::size_t per_macro = static_cast<std::size_t>(per_side_) * per_side_;
+  for (std::size_t m = 0; m * per_macro < patches_.size(); ++m)
+    for (int pj = 0; pj < per_side_; ++pj)
+      for (int pi = 0; pi < per_side_; ++pi) {
+        const std::size_t corner = m * nn + static_cast<std::size_t>(2 * pi) + 2 * pj * n;
+        const LocalProjectionElement* E = &elements_[4 * (m * per_macro + pj * per_side_ + pi)];
+        for (int e = 0; e < 4; ++e) {
+          // d tau_K = dtau . (the mean of u over K's vertices).
+          const std::size_t v = corner + static_cast<std::size_t>(e & 1) + (e >> 1) * n;
+          const double w1 = 0.25 * (u1[v] + u1[v + 1] + u1[v + n] + u1[v + n + 1]);
+          const double w2 = 0.25 * (u2[v] + u2[v + 1] + u2[v + n] + u2[v + n + 1]);
+          const double c = E[e].dtau[0] * w1 + E[e].dtau[1] * w2;
+          for (int k = 0; k < 9; ++k) yp[corner + k % 3 + (k / 3) * n] += c * E[e].moment[k];
+        }
+      }
 }
 
 }  // namespace quilt

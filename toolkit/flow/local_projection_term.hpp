@@ -13,9 +13,9 @@
 // less a rank-two correction per patch (LocalProjectionPatch), applied matrix-free; the
 // preconditioners keep C, which equals s on the checkerboard modes that need the stabilisation.
 //
-// Newton: tau_K depends on the velocity at the element centre; its derivative in s would couple
-// a velocity to pressures two nodes away and is left out of the Jacobian (the only part of the
-// Jacobian that is: the Newton steps converge fast-linearly, not quadratically).
+// Newton: tau_K depends on the velocity at the element centre, so the Jacobian holds
+// sum_K (d tau_K / d w_K . d w_K) (kappa grad p_k, kappa grad psi)_K. It couples a velocity to
+// pressures two nodes away as well and is applied matrix-free too (add_jacobian).
 
 #include <vector>
 
@@ -36,10 +36,22 @@ class LocalProjectionTerm {
   /// yp (type-0, this rank's macros) -= the patch-mean part of s: C p + this = s(p, .).
   void subtract_patch_means(const double* p, double* yp) const;
 
+  /// The Newton part at the pressure p (finest level, type-1) and the velocity of the last
+  /// linearise() (without convection tau_K does not depend on it, and there is none).
+  void linearise_jacobian(const double* p);
+  /// yp (type-0) += the velocity derivative of s(p_k, .) applied to u (type-1).
+  void add_jacobian(const double* u1, const double* u2, double* yp) const;
+
  private:
   const LevelHierarchy* velocity_;
   int per_side_;  ///< patches per macro side
   std::vector<LocalProjectionPatch> patches_;
+  const double* w1_ = nullptr;  ///< the linearisation velocity of linearise()
+  const double* w2_ = nullptr;
+  double nu_ = 0;
+  bool convection_ = false;
+  Stabilisation stab_;
+  std::vector<LocalProjectionElement> elements_;  ///< empty: no Newton part
 };
 
 }  // namespace quilt

@@ -200,6 +200,7 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
       const std::span<double> d = k == 0 ? time_derivative_.u1() : time_derivative_.u2();
       for (std::size_t i = 0; i < d.size(); ++i) d[i] = time_coefficient_ * u[i] - z[i];
     }
+  if (projection_) projection_->linearise_jacobian(v.p().data());
   for (int m = 0; m < macros; ++m) {
     MacroGradient G{};
     if (viscous_) G = state_gradient_.macro(m, nn);

@@ -59,6 +59,7 @@ struct ElementStabilisation {
   /// d tau_K / d w_j and d delta_K / d w_j with w the centre velocity, h_K held fixed (exact
   /// for the isotropic h_K; the streamline h_K's dependence on the direction of w is left out).
   std::array<double, 2> dtau{}, ddelta{};
+  std::array<double, 2> dpspg{};  ///< d pspg / d w_j: dtau, or 0 with local projection
 };
 
 /// tau_K and delta_K of the header (Tezduyar & Osawa 2000; Apel, Knopp & Lube 2008):
@@ -100,15 +101,15 @@ ElementStabilisation element_stabilisation(const ElementData& d, double nu, bool
   const double dscale = -4.0 * scale * scale * scale / (h * h);
   const double supg = convection ? stab.params.supg_scale : 0.0;
   const double tau = stab.params.pspg_scale * scale;
-  // Local projection: the derivative of tau_K in its pressure term would couple nodes two apart
-  // (outside the 9 bands) and is left out of the Jacobian (header of LocalProjectionTerm).
   const bool residual = stab.params.pressure == PressureStabilisation::pspg;
-  const double dtau = residual ? stab.params.pspg_scale * dscale : 0.0;
+  const double dtau = stab.params.pspg_scale * dscale;
+  const double dpspg = residual ? dtau : 0.0;
   return {tau,
           residual ? tau : 0.0,
           supg * scale,
           {dtau * wc1, dtau * wc2},
-          {supg * dscale * wc1, supg * dscale * wc2}};
+          {supg * dscale * wc1, supg * dscale * wc2},
+          {dpspg * wc1, dpspg * wc2}};
 }
 
 /// Values at one quadrature point shared by every block: the Q1 basis, the weight w det J and
@@ -340,6 +341,74 @@ void assemble_local_projection(const MacroGeometry& g, const MacroVelocity& w, d
     }
 }
 
+void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVelocity& w,
+                                        const double* p, double nu, const Stabilisation& stab,
+                                        LocalProjectionElement* elements) {
+  const int n = g.n;
+  const int per_side = (n - 1) / 2;
+  const auto rule = gauss2x2();
+  ElementData d;
+  const auto pressure_gradient = [&](const Q1Point& q, int i, int j) {
+    std::array<double, 2> gp{};
+    for (int a = 0; a < 4; ++a) {
+      const double pa = p[node_index(n, i, j, a)];
+      gp[0] += pa * q.dphi_dx[a];
+      gp[1] += pa * q.dphi_dy[a];
+    }
+    return gp;
+  };
+  for (int pj = 0; pj < per_side; ++pj)
+    for (int pi = 0; pi < per_side; ++pi) {
+      // The patch means of grad p and of grad psi_k.
+      std::array<double, 2> mean_p{};
+      std::array<double, 18> mean_psi{};
+      double area = 0.0;
+      for (int e = 0; e < 4; ++e) {
+        const int i = 2 * pi + (e & 1), j = 2 * pj + (e >> 1);
+        gather(g, w, true, i, j, d);
+        for (const auto& gp : rule) {
+          const Q1Point q = evaluate_q1(d.x, d.y, gp);
+          const double dv = gp.weight * q.det_j;
+          const auto grad = pressure_gradient(q, i, j);
+          area += dv;
+          mean_p[0] += dv * grad[0];
+          mean_p[1] += dv * grad[1];
+          for (int a = 0; a < 4; ++a) {
+            const int k = (i - 2 * pi + kQ1DI[a]) + 3 * (j - 2 * pj + kQ1DJ[a]);
+            mean_psi[2 * k] += dv * q.dphi_dx[a];
+            mean_psi[2 * k + 1] += dv * q.dphi_dy[a];
+          }
+        }
+      }
+      for (double& v : mean_p) v /= area;
+      for (double& v : mean_psi) v /= area;
+      for (int e = 0; e < 4; ++e) {
+        const int i = 2 * pi + (e & 1), j = 2 * pj + (e >> 1);
+        LocalProjectionElement& E = elements[4 * (pj * per_side + pi) + e];
+        E = {};
+        gather(g, w, true, i, j, d);
+        E.dtau = element_stabilisation(d, nu, true, stab).dtau;
+        // (kappa grad p, kappa grad psi_k)_K = (grad p - mean_p, grad psi_k)_K
+        //                                       - mean_psi_k . int_K (grad p - mean_p).
+        std::array<double, 2> fluctuation{};
+        for (const auto& gp : rule) {
+          const Q1Point q = evaluate_q1(d.x, d.y, gp);
+          const double dv = gp.weight * q.det_j;
+          const auto grad = pressure_gradient(q, i, j);
+          const double f1 = grad[0] - mean_p[0], f2 = grad[1] - mean_p[1];
+          fluctuation[0] += dv * f1;
+          fluctuation[1] += dv * f2;
+          for (int a = 0; a < 4; ++a) {
+            const int k = (i - 2 * pi + kQ1DI[a]) + 3 * (j - 2 * pj + kQ1DJ[a]);
+            E.moment[k] += dv * (f1 * q.dphi_dx[a] + f2 * q.dphi_dy[a]);
+          }
+        }
+        for (int k = 0; k < 9; ++k)
+          E.moment[k] -= mean_psi[2 * k] * fluctuation[0] + mean_psi[2 * k + 1] * fluctuation[1];
+      }
+    }
+}
+
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
                        const Stabilisation& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
@@ -413,7 +482,7 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
         for (int t = 0; t < 4; ++t)
           for (int k = 0; k < 2; ++k) {
             for (int c = 0; c < 2; ++c) nb[c][k][r][t] += 0.25 * s.ddelta[k] * supg_moment[c][r];
-            eb[k][r][t] += 0.25 * s.dtau[k] * pspg_moment[r];
+            eb[k][r][t] += 0.25 * s.dpspg[k] * pspg_moment[r];
           }
       scatter(nb[0][0], i, j, *blocks.N11, m);
       scatter(nb[0][1], i, j, *blocks.N12, m);

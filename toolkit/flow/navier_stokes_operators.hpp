@@ -20,6 +20,8 @@
 //       the divergence plus the PSPG convection term (without stabilisation D = -B^T);
 // C   = sum_K tau_K (grad phi_j, grad psi_i)_K: the PSPG pressure Laplacian;
 // f   = (f, phi_i) + sum_K delta_K (f, (w.grad) phi_i)_K,  g = sum_K tau_K (f, grad psi_i)_K.
+// With PressureStabilisation::local_projection the tau_K terms of D and g vanish and the operator
+// subtracts C's patch means (flow/local_projection_term.hpp).
 //
 // The element residual R = -nu Laplace(u) + (w.grad) u + grad p - f of the SUPG and PSPG terms
 // has a viscous part that no 9-band block holds: Laplace(u_h) of a Q1 function is zero on
@@ -236,6 +238,21 @@ struct LocalProjectionPatch {
 void assemble_local_projection(const MacroGeometry& g, const MacroVelocity& w, double nu,
                                bool convection, const Stabilisation& stab,
                                LocalProjectionPatch* patches);
+
+/// One element K of a local projection patch, for the Newton part of the Jacobian: d tau_K / d w
+/// (w the centre velocity) and moment[k] = (kappa grad p, kappa grad psi_k)_K at the Newton
+/// pressure p, for the patch's nine nodes k. The derivative of s(p, psi_k) in the velocity u is
+/// then sum_K (dtau . d w_K / d u) moment[k], d w_K / d u_vertex = 1/4.
+struct LocalProjectionElement {
+  std::array<double, 2> dtau;
+  std::array<double, 9> moment;
+};
+
+/// The elements of macro m (four per patch in patch row-major order, element e of a patch at
+/// (e & 1, e >> 1) in it) at the Newton linearisation (w, p).
+void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVelocity& w,
+                                        const double* p, double nu, const Stabilisation& stab,
+                                        LocalProjectionElement* elements);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,
 /// overwritten): momentum (f, phi_i) + SUPG term, continuity PSPG term.

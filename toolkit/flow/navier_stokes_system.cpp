@@ -47,6 +47,7 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
     accel::cpu::spmv_add(c.N22, x2, y2);
     accel::cpu::spmv_add(c.E1, x1, yp);
     accel::cpu::spmv_add(c.E2, x2, yp);
+    if (projection_) projection_->add_jacobian(x1, x2, yp);
   }
   if (viscous_) viscous_->add(x1, x2, y1, y2, yp);  // S(u), linear in u
   const SharedNodes& shared = *velocity_->shared;
