@@ -14,20 +14,14 @@ LocalProjectionTerm::LocalProjectionTerm(const LevelHierarchy& velocity)
   patches_.resize(static_cast<std::size_t>(macros) * per_side_ * per_side_);
 }
 
-void LocalProjectionTerm::linearise(const double* w1, const double* w2, double nu, bool convection,
-                                    const Stabilisation& stab) {
-  w1_ = w1;
-  w2_ = w2;
-  nu_ = nu;
-  convection_ = convection;
-  stab_ = stab;
+void LocalProjectionTerm::linearise(const Linearisation& at) {
+  at_ = at;
   const int L = velocity_->finest();
   const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
   const std::size_t per_macro = static_cast<std::size_t>(per_side_) * per_side_;
   for (std::size_t m = 0; m * per_macro < patches_.size(); ++m)
-    assemble_local_projection(velocity_->geometry(L, static_cast<int>(m)),
-                              {w1 + m * nn, w2 + m * nn}, nu, convection, stab,
-                              patches_.data() + m * per_macro);
+    assemble_local_projection(velocity_->geometry(L, static_cast<int>(m)), at.macro(m * nn), at.nu,
+                              at.convection, at.stab, patches_.data() + m * per_macro);
 }
 
 void LocalProjectionTerm::subtract_patch_means(const double* p, double* yp) const {
@@ -60,15 +54,15 @@ void LocalProjectionTerm::subtract_patch_means(const double* p, double* yp) cons
 }
 
 void LocalProjectionTerm::linearise_jacobian(const double* p) {
-  if (!convection_) return;
+  if (!at_.convection) return;
   const int L = velocity_->finest();
   const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
-  const std::size_t per_macro = static_cast<std::size_t>(4) * per_side_ * per_side_;
+  const std::size_t per_macro = static_cast<std::size_t>(per_side_) * per_side_;
   elements_.resize(4 * patches_.size());
-  for (std::size_t m = 0; m * per_macro < elements_.size(); ++m)
-    assemble_local_projection_jacobian(velocity_->geometry(L, static_cast<int>(m)),
-                                       {w1_ + m * nn, w2_ + m * nn}, p + m * nn, nu_, stab_,
-                                       elements_.data() + m * per_macro);
+  for (std::size_t m = 0; m * per_macro < patches_.size(); ++m)
+    assemble_local_projection_jacobian(
+        velocity_->geometry(L, static_cast<int>(m)), at_.macro(m * nn), p + m * nn, at_.nu,
+        at_.stab, patches_.data() + m * per_macro, elements_.data() + 4 * m * per_macro);
 }
 
 void LocalProjectionTerm::add_jacobian(const double* u1, const double* u2, double* yp) const {

@@ -30,9 +30,8 @@ class LocalProjectionTerm {
   /// finest level must be >= 1, so that every macro has patches).
   explicit LocalProjectionTerm(const LevelHierarchy& velocity);
 
-  /// The numbers of every patch at the linearisation w (finest level, type-1), nu, stab.
-  void linearise(const double* w1, const double* w2, double nu, bool convection,
-                 const Stabilisation& stab);
+  /// The numbers of every patch at the linearisation `at`.
+  void linearise(const Linearisation& at);
   /// yp (type-0, this rank's macros) -= the patch-mean part of s: C p + this = s(p, .).
   void subtract_patch_means(const double* p, double* yp) const;
 
@@ -46,11 +45,7 @@ class LocalProjectionTerm {
   const LevelHierarchy* velocity_;
   int per_side_;  ///< patches per macro side
   std::vector<LocalProjectionPatch> patches_;
-  const double* w1_ = nullptr;  ///< the linearisation velocity of linearise()
-  const double* w2_ = nullptr;
-  double nu_ = 0;
-  bool convection_ = false;
-  Stabilisation stab_;
+  Linearisation at_;                              ///< of linearise()
   std::vector<LocalProjectionElement> elements_;  ///< empty: no Newton part
 };
 

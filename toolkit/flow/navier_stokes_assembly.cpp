@@ -45,12 +45,10 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   inject_velocity(v.u1(), v.u2(), problem_->mesh.num_local(), problem_->level, w_);
   nu_ = nu;
   prepare_time_step(time);
-  if (viscous_)
-    viscous_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
-                        convection_, stab_);
-  if (projection_)
-    projection_->linearise(w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
-                           convection_, stab_);
+  const Linearisation at{w_[problem_->level][0].data(), w_[problem_->level][1].data(), nu,
+                         convection_, stab_};
+  if (viscous_) viscous_->linearise(at);
+  if (projection_) projection_->linearise(at);
   blocks_.B1.fill(0.0);
   blocks_.B2.fill(0.0);
   blocks_.D1.fill(0.0);

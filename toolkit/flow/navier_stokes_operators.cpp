@@ -343,45 +343,20 @@ void assemble_local_projection(const MacroGeometry& g, const MacroVelocity& w, d
 
 void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVelocity& w,
                                         const double* p, double nu, const Stabilisation& stab,
+                                        const LocalProjectionPatch* patches,
                                         LocalProjectionElement* elements) {
   const int n = g.n;
   const int per_side = (n - 1) / 2;
   const auto rule = gauss2x2();
   ElementData d;
-  const auto pressure_gradient = [&](const Q1Point& q, int i, int j) {
-    std::array<double, 2> gp{};
-    for (int a = 0; a < 4; ++a) {
-      const double pa = p[node_index(n, i, j, a)];
-      gp[0] += pa * q.dphi_dx[a];
-      gp[1] += pa * q.dphi_dy[a];
-    }
-    return gp;
-  };
   for (int pj = 0; pj < per_side; ++pj)
     for (int pi = 0; pi < per_side; ++pi) {
-      // The patch means of grad p and of grad psi_k.
-      std::array<double, 2> mean_p{};
-      std::array<double, 18> mean_psi{};
-      double area = 0.0;
-      for (int e = 0; e < 4; ++e) {
-        const int i = 2 * pi + (e & 1), j = 2 * pj + (e >> 1);
-        gather(g, w, true, i, j, d);
-        for (const auto& gp : rule) {
-          const Q1Point q = evaluate_q1(d.x, d.y, gp);
-          const double dv = gp.weight * q.det_j;
-          const auto grad = pressure_gradient(q, i, j);
-          area += dv;
-          mean_p[0] += dv * grad[0];
-          mean_p[1] += dv * grad[1];
-          for (int a = 0; a < 4; ++a) {
-            const int k = (i - 2 * pi + kQ1DI[a]) + 3 * (j - 2 * pj + kQ1DJ[a]);
-            mean_psi[2 * k] += dv * q.dphi_dx[a];
-            mean_psi[2 * k + 1] += dv * q.dphi_dy[a];
-          }
-        }
-      }
-      for (double& v : mean_p) v /= area;
-      for (double& v : mean_psi) v /= area;
+      const LocalProjectionPatch& P = patches[pj * per_side + pi];
+      const std::size_t corner = static_cast<std::size_t>(2 * pi) + 2 * pj * n;
+      std::array<double, 2> mean_p{};  // the patch mean of grad p: mean . p
+      for (int k = 0; k < 9; ++k)
+        for (int c = 0; c < 2; ++c)
+          mean_p[c] += P.mean[2 * k + c] * p[corner + k % 3 + (k / 3) * n];
       for (int e = 0; e < 4; ++e) {
         const int i = 2 * pi + (e & 1), j = 2 * pj + (e >> 1);
         LocalProjectionElement& E = elements[4 * (pj * per_side + pi) + e];
@@ -389,13 +364,17 @@ void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVeloc
         gather(g, w, true, i, j, d);
         E.dtau = element_stabilisation(d, nu, true, stab).dtau;
         // (kappa grad p, kappa grad psi_k)_K = (grad p - mean_p, grad psi_k)_K
-        //                                       - mean_psi_k . int_K (grad p - mean_p).
+        //                                       - mean_k . int_K (grad p - mean_p).
         std::array<double, 2> fluctuation{};
         for (const auto& gp : rule) {
           const Q1Point q = evaluate_q1(d.x, d.y, gp);
           const double dv = gp.weight * q.det_j;
-          const auto grad = pressure_gradient(q, i, j);
-          const double f1 = grad[0] - mean_p[0], f2 = grad[1] - mean_p[1];
+          double f1 = -mean_p[0], f2 = -mean_p[1];
+          for (int a = 0; a < 4; ++a) {
+            const double pa = p[node_index(n, i, j, a)];
+            f1 += pa * q.dphi_dx[a];
+            f2 += pa * q.dphi_dy[a];
+          }
           fluctuation[0] += dv * f1;
           fluctuation[1] += dv * f2;
           for (int a = 0; a < 4; ++a) {
@@ -404,7 +383,7 @@ void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVeloc
           }
         }
         for (int k = 0; k < 9; ++k)
-          E.moment[k] -= mean_psi[2 * k] * fluctuation[0] + mean_psi[2 * k + 1] * fluctuation[1];
+          E.moment[k] -= P.mean[2 * k] * fluctuation[0] + P.mean[2 * k + 1] * fluctuation[1];
       }
     }
 }

@@ -111,6 +111,19 @@ struct MacroVelocity {
   const double* u2;
 };
 
+/// What the finest level's matrix-free terms (flow/viscous_residual.hpp,
+/// flow/local_projection_term.hpp) keep of a linearisation: w (type-1, by pointer, valid until
+/// the next one), nu, whether there is convection (without it w is ignored), the stabilisation.
+struct Linearisation {
+  const double* w1 = nullptr;
+  const double* w2 = nullptr;
+  double nu = 0;
+  bool convection = false;
+  Stabilisation stab;
+  /// w on the macro whose values start at `offset`.
+  MacroVelocity macro(std::size_t offset) const { return {w1 + offset, w2 + offset}; }
+};
+
 /// Nodal values of one macro (n*n each, grid order) of a recovered velocity gradient
 /// G_h ~ grad u_h: d[2c + k] = d_k u_(c+1), i.e. {du1/dx, du1/dy, du2/dx, du2/dy}.
 struct MacroGradient {
@@ -249,9 +262,11 @@ struct LocalProjectionElement {
 };
 
 /// The elements of macro m (four per patch in patch row-major order, element e of a patch at
-/// (e & 1, e >> 1) in it) at the Newton linearisation (w, p).
+/// (e & 1, e >> 1) in it) at the Newton linearisation (w, p); patches: the macro's patches of
+/// assemble_local_projection at the same w (their means of grad psi_k).
 void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVelocity& w,
                                         const double* p, double nu, const Stabilisation& stab,
+                                        const LocalProjectionPatch* patches,
                                         LocalProjectionElement* elements);
 
 /// Right-hand sides of macro m for a body force f = (f1, f2), type-0 (n*n values each,

@@ -133,15 +133,6 @@ ViscousResidualTerm::ViscousResidualTerm(const LevelHierarchy& velocity,
       recovery_(velocity, lumped_mass, boundary_edges),
       gradient_(lumped_mass.size()) {}
 
-void ViscousResidualTerm::linearise(const double* w1, const double* w2, double nu, bool convection,
-                                    const Stabilisation& stab) {
-  w1_ = w1;
-  w2_ = w2;
-  nu_ = nu;
-  convection_ = convection;
-  stab_ = stab;
-}
-
 void ViscousResidualTerm::add(const double* u1, const double* u2, double* y1, double* y2,
                               double* yp) const {
   recovery_.recover(u1, u2, gradient_);
@@ -150,8 +141,8 @@ void ViscousResidualTerm::add(const double* u1, const double* u2, double* y1, do
   const auto macros = static_cast<int>(gradient_.d[0].size() / nn);
   for (int m = 0; m < macros; ++m) {
     const std::size_t o = m * nn;
-    add_viscous_residual(velocity_->geometry(L, m), {w1_ + o, w2_ + o}, gradient_.macro(m, nn), nu_,
-                         convection_, stab_, y1 + o, y2 + o, yp + o);
+    add_viscous_residual(velocity_->geometry(L, m), at_.macro(o), gradient_.macro(m, nn), at_.nu,
+                         at_.convection, at_.stab, y1 + o, y2 + o, yp + o);
   }
 }
 

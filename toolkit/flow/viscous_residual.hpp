@@ -72,10 +72,8 @@ class ViscousResidualTerm {
   ViscousResidualTerm(const LevelHierarchy& velocity, const LevelVector& lumped_mass,
                       const std::vector<std::array<bool, 4>>& boundary_edges);
 
-  /// The linearisation of add(): w (finest level, type-1, kept by pointer until the next call),
-  /// nu, and with `convection` false w and the SUPG part ignored.
-  void linearise(const double* w1, const double* w2, double nu, bool convection,
-                 const Stabilisation& stab);
+  /// The linearisation of add() (with convection false, w and the SUPG part ignored).
+  void linearise(const Linearisation& at) { at_ = at; }
   /// y1, y2, yp (type-0, this rank's macros) += S(u), u type-1. Collective (the recovery).
   void add(const double* u1, const double* u2, double* y1, double* y2, double* yp) const;
 
@@ -84,11 +82,7 @@ class ViscousResidualTerm {
  private:
   const LevelHierarchy* velocity_;
   GradientRecovery recovery_;
-  const double* w1_ = nullptr;
-  const double* w2_ = nullptr;
-  double nu_ = 0;
-  bool convection_ = false;
-  Stabilisation stab_;
+  Linearisation at_;
   mutable NodalGradient gradient_;  ///< G_h(u) of the last add()
 };
 
