@@ -193,8 +193,7 @@ void read_problem(const Config& config, FlowOptions& o) {
   p.stabilisation.element_size = read_choice(config, "stabilisation.element_size", kElementSizes);
   p.stabilisation.viscous_residual =
       read_choice(config, "stabilisation.viscous_residual", kViscousResiduals);
-  p.stabilisation.pressure =
-      read_choice(config, "stabilisation.pressure", kPressureStabilisations);
+  p.stabilisation.pressure = read_choice(config, "stabilisation.pressure", kPressureStabilisations);
   p.stabilisation.time_scale = read_choice(config, "stabilisation.time_scale", kTimeScales);
 }
 
@@ -276,6 +275,8 @@ constexpr KeyChoice<TimeScheme> kTimeSchemes[] = {{"euler", TimeScheme::euler},
                                                   {"bdf2", TimeScheme::bdf2},
                                                   {"cn", TimeScheme::crank_nicolson},
                                                   {"fs-theta", TimeScheme::fractional_step_theta}};
+constexpr KeyChoice<TimeMass> kTimeMasses[] = {{"consistent", TimeMass::consistent},
+                                               {"lumped", TimeMass::lumped}};
 
 void declare_time_keys(Config& config) {
   const TimeSteppingParams defaults;
@@ -291,7 +292,10 @@ void declare_time_keys(Config& config) {
      "adaptive steps (euler, bdf2, cn): the estimated local error of each step in the velocity, "
      "relative to the velocity (L2), at most this; 0: fixed steps of time.step")
     ("time.step_max", number_key(cap_as_key(defaults.step_max)),
-     "adaptive steps: the longest step (0: no limit), e.g. a tenth of a shedding period");
+     "adaptive steps: the longest step (0: no limit), e.g. a tenth of a shedding period")
+    ("time.mass", po::value<std::string>()->default_value(choice_name(kTimeMasses, defaults.mass)),
+     "mass matrix of the time derivative: consistent (Galerkin) | lumped (row sums; less "
+     "accurate for vortex shedding)");
   const TransientOutput output;
   config.keys()
     ("vtu-every", po::value<int>()->default_value(output.vtu_every),
@@ -337,6 +341,7 @@ std::optional<TimeSteppingParams> read_time(const Config& config) {
   if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
   t.tolerance = config.get("time.tolerance", Range<double>::at_least(0));
   t.step_max = cap_of_key(config.get("time.step_max", Range<double>::at_least(0)));
+  t.mass = read_choice(config, "time.mass", kTimeMasses);
   if (t.tolerance > 0 && !has_local_error_estimate(t.scheme))
     config.fail("time.tolerance",
                 "adaptive steps need time.scheme = euler, bdf2 or cn (the fractional-step theta "

@@ -114,7 +114,7 @@ TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   ASSERT_GE(t.size(), 4u);
   std::vector<double> steps(t.size());
   for (std::size_t i = 0; i < t.size(); ++i) steps[i] = t[i] - (i > 0 ? t[i - 1] : 0.0);
-  EXPECT_GT(*std::max_element(steps.begin(), steps.end()), 2 * steps.front());
+  EXPECT_GT(*std::max_element(steps.begin(), steps.end()), 1.5 * steps.front());
   EXPECT_GT(std::accumulate(whole.series.rejected.begin(), whole.series.rejected.end(), 0), 0);
   TransientOutput o;
   o.checkpoint = file_;

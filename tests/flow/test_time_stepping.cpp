@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include "dfg_problems.hpp"
 #include "flow/time_stepping.hpp"
@@ -32,6 +33,7 @@ using stokes_solution::u2;
 struct Case {
   bool stokes;
   TimeScheme scheme;
+  TimeMass mass = TimeMass::consistent;
 };
 
 /// Adaptive steps (tolerance > 0), and what they did.
@@ -67,7 +69,8 @@ LevelVector velocity_at_end(const Case& run, int steps, const Communicator& comm
                        .step = 1.0 / steps,
                        .end = 1.0,
                        .tolerance = adaptive.tolerance,
-                       .step_max = adaptive.step_max},
+                       .step_max = adaptive.step_max,
+                       .mass = run.mass},
                       [t](double time) { *t = time; });
   StepsTaken done;
   while (!stepper.finished()) {
@@ -93,7 +96,8 @@ double velocity_difference(const LevelVector& a, const LevelVector& b, const Com
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   static const char* const schemes[] = {"Euler", "Bdf2", "CrankNicolson", "FractionalStepTheta"};
   return std::string(info.param.stokes ? "Stokes" : "NavierStokes") +
-         schemes[static_cast<int>(info.param.scheme)];
+         schemes[static_cast<int>(info.param.scheme)] +
+         (info.param.mass == TimeMass::lumped ? "Lumped" : "");
 }
 
 class TemporalOrder : public ::testing::TestWithParam<Case> {};
@@ -123,7 +127,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{true, TimeScheme::crank_nicolson},
                       Case{true, TimeScheme::fractional_step_theta}, Case{false, TimeScheme::euler},
                       Case{false, TimeScheme::bdf2}, Case{false, TimeScheme::crank_nicolson},
-                      Case{false, TimeScheme::fractional_step_theta}),
+                      Case{false, TimeScheme::fractional_step_theta},
+                      Case{false, TimeScheme::bdf2, TimeMass::lumped},
+                      Case{false, TimeScheme::fractional_step_theta, TimeMass::lumped}),
     case_name);
 
 // Adaptive steps: with each step's local error held at the tolerance, the steps needed grow as
@@ -189,7 +195,8 @@ namespace {
 // p = -d x. Leaving d_t u out of those residuals (the PSPG term then asks for grad p = 0) bends
 // the pressure near the walls and the velocity with it; a derivative that differs between
 // boundary and interior nodes does the same in the boundary elements.
-class AcceleratingFlow : public ::testing::TestWithParam<TimeScheme> {};
+// Both masses: M 1 is the lumped mass, so a uniform d has the same M d with either.
+class AcceleratingFlow : public ::testing::TestWithParam<std::tuple<TimeScheme, TimeMass>> {};
 
 TEST_P(AcceleratingFlow, IsReproducedExactly) {
   const Communicator comm;
@@ -205,7 +212,8 @@ TEST_P(AcceleratingFlow, IsReproducedExactly) {
   p.coarse_threshold = 200;
   NavierStokesSolver solver(p, comm);
   const double dt = 0.2;
-  TimeStepper stepper(solver, {.scheme = GetParam(), .step = dt, .end = 0.6});
+  const auto [scheme, mass] = GetParam();
+  TimeStepper stepper(solver, {.scheme = scheme, .step = dt, .end = 0.6, .mass = mass});
   const auto ramp = [](double t) { return 0.5 * (1.0 - std::cos(M_PI * t / 2.0)); };
   while (!stepper.finished()) stepper.advance();
   const double t = stepper.time();
@@ -259,19 +267,21 @@ TEST_P(AcceleratingFlow, IsReproducedExactly) {
   EXPECT_LT(fit_error, 1e-8 * slope);
   EXPECT_LT(std::abs(coef[2]), 1e-8 * slope);
   EXPECT_NEAR(-coef[1], slope, 0.25 * slope);  // d is a difference quotient of r, dt = 0.2
-  if (GetParam() == TimeScheme::euler) {
+  if (scheme == TimeScheme::euler) {
     EXPECT_NEAR(-coef[1], (ramp(t) - ramp(t - dt)) / dt, 1e-8 * slope);
   }
-  if (GetParam() == TimeScheme::bdf2) {
+  if (scheme == TimeScheme::bdf2) {
     EXPECT_NEAR(-coef[1], (3 * ramp(t) - 4 * ramp(t - dt) + ramp(t - 2 * dt)) / (2 * dt),
                 1e-8 * slope);
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, AcceleratingFlow,
-                         ::testing::Values(TimeScheme::euler, TimeScheme::bdf2,
-                                           TimeScheme::crank_nicolson,
-                                           TimeScheme::fractional_step_theta));
+                         ::testing::Combine(::testing::Values(TimeScheme::euler, TimeScheme::bdf2,
+                                                              TimeScheme::crank_nicolson,
+                                                              TimeScheme::fractional_step_theta),
+                                            ::testing::Values(TimeMass::consistent,
+                                                              TimeMass::lumped)));
 
 }  // namespace
 
@@ -353,3 +363,50 @@ TEST(TwoLevelTimeStep, OnlyWhereTheResponseReachesACoarseCell) {
   EXPECT_LE(short_default.linear, 0.8 * short_plain.linear);
   EXPECT_LE(long_default.linear, 0.7 * long_plain.linear);
 }
+
+namespace {
+
+// The time derivative's mass (flow/velocity_mass.hpp) on the unstructured unit square. The
+// consistent M integrates products of Q1 functions exactly (2x2 Gauss on bilinear maps), so
+// x^T M x = int x^2 = 1/3 for the nodal x, which the lumped mass misses by O(h^2); both have
+// the same row sums (M 1 = the lumped mass); solve inverts apply. A wrong band, a lost shared-node
+// sum or a diagonal taken before the sum breaks one of the three.
+TEST(VelocityMass, IntegratesQ1ProductsExactlyAndInvertsItsApplication) {
+  const Communicator comm;
+  NavierStokesParams p;
+  p.mesh_file = mesh_path("unit_square_unstructured.msh");
+  p.conditions = {"bottom noslip", "right noslip", "top noslip", "left noslip"};
+  p.level = 3;
+  p.coarse_threshold = 200;
+  NavierStokesSolver solver(p, comm);
+  const LevelHierarchy& velocity = solver.assembly().velocity();
+  const LevelVector& lumped = solver.assembly().lumped_mass();
+  const SharedNodes& shared = *velocity.level(p.level).shared;
+  const std::size_t N = lumped.size(), nn = velocity.level(p.level).matrix.rows_per_macro();
+  LevelVector x(N), field(N), ones(N, 1.0), y(N), z(N);
+  for (int m = 0; m < solver.problem().mesh.num_local(); ++m) {
+    const MacroGeometry& g = velocity.geometry(p.level, m);
+    for (std::size_t r = 0; r < nn; ++r) {
+      x[m * nn + r] = g.x[r];
+      field[m * nn + r] = std::sin(3.0 * g.x[r]) * std::cos(2.0 * g.y[r]) + g.y[r];
+    }
+  }
+  VelocityMass consistent(TimeMass::consistent, velocity, p.level, lumped);
+  VelocityMass row_sums(TimeMass::lumped, velocity, p.level, lumped);
+
+  consistent.apply(x.data(), y.data());
+  EXPECT_NEAR(shared.dot(x.data(), y.data()), 1.0 / 3.0, 1e-13);
+  row_sums.apply(x.data(), z.data());
+  EXPECT_GT(std::abs(shared.dot(x.data(), z.data()) - 1.0 / 3.0), 1e-5);
+
+  consistent.apply(ones.data(), y.data());
+  for (std::size_t i = 0; i < N; ++i) EXPECT_NEAR(y[i], lumped[i], 1e-14) << "node " << i;
+
+  consistent.apply(field.data(), y.data());
+  consistent.solve(y.data(), z.data());
+  double error = 0;
+  for (std::size_t i = 0; i < N; ++i) error = std::max(error, std::abs(z[i] - field[i]));
+  EXPECT_LT(comm.max(error), 1e-10);
+}
+
+}  // namespace

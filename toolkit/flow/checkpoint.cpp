@@ -22,12 +22,13 @@ constexpr char kMagic[8] = {'Q', 'U', 'I', 'L', 'T', 'C', 'K', 'P'};
 // would continue into a different step: it is refused.
 // 3: adaptive steps: the time, the next and the last step length, M d^{n-1}, and the rejected
 // tries per step in the series.
-constexpr std::uint32_t kVersion = 3;
+// 4: the time derivative's mass (consistent or lumped) in the identity.
+constexpr std::uint32_t kVersion = 4;
 constexpr int kVectorsPerRank = 5;  // the state, u^{n-1}, u^n, M d^n, M d^{n-1}
 
 /// What a checkpoint was written for; a restart must match it field by field.
 struct Identity {
-  std::int32_t ranks = 0, level = 0, scheme = 0;
+  std::int32_t ranks = 0, level = 0, scheme = 0, mass = 0;
   std::uint64_t dofs = 0, mesh = 0, partition = 0;
   double dt = 0, tolerance = 0, step_max = 0;
 };
@@ -38,6 +39,7 @@ Identity identity_of(const TimeStepper& stepper, const NavierStokesSolver& solve
   return {.ranks = comm.size(),
           .level = problem.level,
           .scheme = static_cast<std::int32_t>(stepper.params().scheme),
+          .mass = static_cast<std::int32_t>(stepper.params().mass),
           .dofs = static_cast<std::uint64_t>(
               comm.sum(static_cast<long long>(3 * problem.block_size()))),
           .mesh = mesh_fingerprint(problem.mesh.mesh, problem.mesh.charts),
@@ -60,6 +62,7 @@ std::string mismatch(const Identity& file, const Identity& run) {
   differs("mesh (fingerprint)", file.mesh, run.mesh);
   differs("partition (fingerprint)", file.partition, run.partition);
   differs("time.scheme (index)", file.scheme, run.scheme);
+  differs("time.mass (index)", file.mass, run.mass);
   differs("time.step", file.dt, run.dt);
   differs("time.tolerance", file.tolerance, run.tolerance);
   differs("time.step_max", file.step_max, run.step_max);
@@ -125,6 +128,7 @@ void put_identity(ByteWriter& w, const Identity& id) {
   w.put(id.ranks);
   w.put(id.level);
   w.put(id.scheme);
+  w.put(id.mass);
   w.put(id.dofs);
   w.put(id.mesh);
   w.put(id.partition);
@@ -138,6 +142,7 @@ Identity get_identity(ByteReader& r) {
   id.ranks = r.get<std::int32_t>();
   id.level = r.get<std::int32_t>();
   id.scheme = r.get<std::int32_t>();
+  id.mass = r.get<std::int32_t>();
   id.dofs = r.get<std::uint64_t>();
   id.mesh = r.get<std::uint64_t>();
   id.partition = r.get<std::uint64_t>();

@@ -1,5 +1,7 @@
 #include "flow/navier_stokes_assembly.hpp"
 
+#include <stdexcept>
+
 #include "fem/scalar_assembly.hpp"
 #include "flow/pressure_laplacian.hpp"
 
@@ -55,7 +57,7 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   blocks_.D2.fill(0.0);
   blocks_.C.fill(0.0);
   Fp_.fill(0.0);
-  mass_shift_ = inverse_dtau + time.mass_coefficient;
+  pseudo_time_shift_ = inverse_dtau;
   assemble_velocity_levels(problem_->level, problem_->level);
   assemble_time_load(nu);
   if (body_force_) {  // the load depends on w through its SUPG/PSPG terms
@@ -84,7 +86,8 @@ void NavierStokesAssembly::assemble_coarse_levels() {
 void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
   const int L = problem_->level;
   const NavierStokesParams& p = *params_;
-  const double nu = nu_, inverse_dtau = mass_shift_;
+  const double nu = nu_, inverse_dtau = pseudo_time_shift_, c = time_coefficient_;
+  const TimeMass mass = time_mass_;
   // One element pass per level: A everywhere, the other blocks on the finest level.
   const MacroAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                        int m) {
@@ -101,11 +104,13 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
       if (Fp_.macros > 0) {
         add_pressure_convection_diffusion(g, wm, nu, convection_, stab_,
                                           problem_->boundary_edges[m], Fp_, m, time_coefficient_);
-        if (inverse_dtau > 0) add_lumped_mass(g, Fp_, m, inverse_dtau);
+        // F_p ~ c M_p of the Schur approximation keeps the lumped mass (flow/pressure_schur.hpp)
+        if (inverse_dtau + c > 0) add_lumped_mass(g, Fp_, m, inverse_dtau + c);
       }
     } else
       add_velocity_operator(g, wm, nu, convection_, stab_, A, m, time_coefficient_);
     if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
+    if (c > 0) add_time_mass(mass, g, A, m, c);
   };
   // Convection and SUPG rediscretised on the local coarse levels (solvers/local_levels.hpp).
   const MacroAssembler convection = [&](const MacroGeometry& g, accel::BandedMatrix<double>& C,
@@ -117,6 +122,7 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
 
 void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {
   time_coefficient_ = time.history ? time.mass_coefficient : 0.0;
+  time_mass_ = time.mass;
   const bool time_scale = stab_.params.time_scale == StabilisationTimeScale::step && time.history;
   stab_.inverse_time_step = time_scale && time.step > 0 ? 1.0 / time.step : 0.0;
   if (!time.history) return;
@@ -125,11 +131,9 @@ void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {
     time_load_ = FlowVector(problem_->block_size());
     time_derivative_ = FlowVector(problem_->block_size());
   }
-  for (int k = 0; k < 2; ++k) {
-    const std::span<const double> g = k == 0 ? time.history->u1() : time.history->u2();
-    const std::span<double> z = k == 0 ? history_velocity_.u1() : history_velocity_.u2();
-    for (std::size_t i = 0; i < z.size(); ++i) z[i] = g[i] / lumped_mass_[i];
-  }
+  if (!time.history_velocity)
+    throw std::invalid_argument("NavierStokesAssembly: a time step's history without M^{-1} g");
+  history_velocity_ = *time.history_velocity;
 }
 
 MacroVelocity NavierStokesAssembly::velocity_at(const MacroGeometry& g, int m) const {

@@ -29,10 +29,11 @@ class NavierStokesAssembly {
   NavierStokesAssembly& operator=(const NavierStokesAssembly&) = delete;
 
   /// K(v) on the finest level, linearised at the velocity of v, with M / dtau added to A when
-  /// inverse_dtau > 0; F_p (for PCD) and, with a body force, the load. A time step's terms add
-  /// c M to A and F_p, and the time derivative c v - M^{-1} g to the SUPG and PSPG residuals:
-  /// c S in A and D, S M^{-1} g in time_load() (flow/time_step_terms.hpp). The coarser levels
-  /// keep their numbers until assemble_coarse_levels().
+  /// inverse_dtau > 0 (lumped); F_p (for PCD) and, with a body force, the load. A time step's
+  /// terms add c M to A (the terms' mass, flow/velocity_mass.hpp) and lumped to F_p, and the time
+  /// derivative c v - M^{-1} g to the SUPG and PSPG residuals: c S in A and D, S M^{-1} g in
+  /// time_load() (flow/time_step_terms.hpp). The coarser levels keep their numbers until
+  /// assemble_coarse_levels().
   void assemble(const FlowVector& v, double nu, double inverse_dtau,
                 const TimeStepTerms& time = {});
   /// A on the levels below the finest, at the linearisation of the last assemble(): what a
@@ -82,7 +83,7 @@ class NavierStokesAssembly {
  private:
   /// A on the levels first..last (the finest level with B, D, C, F_p and the load).
   void assemble_velocity_levels(int first, int last);
-  /// The time step's coefficient and time scale, and z = M^{-1} g (none: stationary).
+  /// The time step's coefficient, mass and time scale, and z = M^{-1} g (none: stationary).
   void prepare_time_step(const TimeStepTerms& time);
   void assemble_time_load(double nu);
   void keep_wall_load();
@@ -102,10 +103,11 @@ class NavierStokesAssembly {
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)
   FlowVector load_;
   FlowVector wall_load_;
-  double nu_ = 0;                ///< of the last assemble()
-  double mass_shift_ = 0;        ///< 1/dtau + c of the last assemble(): the lumped mass in A
-  double time_coefficient_ = 0;  ///< c of the stabilisation's time derivative; 0: stationary
-  FlowVector history_velocity_;  ///< z = M^{-1} g (u1, u2) of the last assemble()
+  double nu_ = 0;                 ///< of the last assemble()
+  double pseudo_time_shift_ = 0;  ///< 1/dtau of the last assemble(): the lumped mass in A
+  double time_coefficient_ = 0;   ///< c of the time step's c M and derivative; 0: stationary
+  TimeMass time_mass_ = TimeMass::consistent;  ///< the M of c M
+  FlowVector history_velocity_;                ///< z = M^{-1} g (u1, u2) of the last assemble()
   FlowVector time_load_;
   FlowVector time_derivative_;  ///< c v - z at the Newton linearisation (u1, u2)
   LevelVector lumped_mass_;

@@ -22,7 +22,10 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
       residual_(solver.state().block_size()),
       previous_residual_(solver.state().block_size()),
       history_(solver.state().block_size()),
-      scratch_(solver.state().block_size()) {
+      history_velocity_(solver.state().block_size()),
+      scratch_(solver.state().block_size()),
+      mass_(params.mass, solver.assembly().velocity(), solver.problem().level,
+            solver.assembly().lumped_mass()) {
   if (!(params.step > 0) || !std::isfinite(params.step))
     throw SolverError("time.step must be a finite number > 0, got " + std::to_string(params.step));
   if (!(params.end > 0) || !std::isfinite(params.end))
@@ -41,8 +44,13 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
 NavierStokesResult TimeStepper::solve(double c, double t) {
   if (time_changed_) time_changed_(t);
   solver_->set_time(t);
-  NavierStokesResult result =
-      solver_->solve({.mass_coefficient = c, .history = &history_, .step = macro_step_});
+  mass_.solve(history_.u1().data(), history_velocity_.u1().data());
+  mass_.solve(history_.u2().data(), history_velocity_.u2().data());
+  NavierStokesResult result = solver_->solve({.mass_coefficient = c,
+                                              .history = &history_,
+                                              .history_velocity = &history_velocity_,
+                                              .mass = params_.mass,
+                                              .step = macro_step_});
   // M d' = c M u' - g - (the momentum residual M d' + S d' + K u' + B p' - f), i.e. R(u', p')
   // - S d' with S the SUPG part of the time derivative: the derivative at the new level that the
   // next theta step's history needs (flow/time_step_terms.hpp). On Dirichlet rows (where the
@@ -50,16 +58,17 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   // of the boundary data, which the SUPG/PSPG terms of the boundary elements read.
   std::swap(previous_residual_, residual_);
   has_previous_residual_ = has_residual_;
-  const LevelVector& mass = solver_->assembly().lumped_mass();
   const auto& dirichlet = solver_->problem().boundary.dirichlet;
   const FlowVector& v = solver_->state();
   const std::span<const double> u[2] = {v.u1(), v.u2()};
   const std::span<const double> g[2] = {history_.u1(), history_.u2()};
   const LevelVector* residual[2] = {&result.momentum_residual1, &result.momentum_residual2};
   const std::span<double> r[2] = {residual_.u1(), residual_.u2()};
-  for (int q = 0; q < 2; ++q)
-    for (std::size_t i = 0; i < mass.size(); ++i)
-      r[q][i] = c * mass[i] * u[q][i] - g[q][i] - (dirichlet[i] ? 0.0 : (*residual[q])[i]);
+  for (int q = 0; q < 2; ++q) {
+    mass_.apply(u[q].data(), r[q].data());
+    for (std::size_t i = 0; i < r[q].size(); ++i)
+      r[q][i] = c * r[q][i] - g[q][i] - (dirichlet[i] ? 0.0 : (*residual[q])[i]);
+  }
   has_residual_ = true;
   previous_ = current_;
   current_ = v;
@@ -72,13 +81,14 @@ NavierStokesResult TimeStepper::theta_step(double k, double a, double t) {
   if (!has_residual_) a = 1.0;  // no R(u^0, p^0): backward Euler
   const double c = 1.0 / (a * k);
   const double explicit_weight = (1.0 - a) / a;
-  const LevelVector& mass = solver_->assembly().lumped_mass();
   const std::span<const double> un[2] = {current_.u1(), current_.u2()};
   const std::span<const double> rn[2] = {residual_.u1(), residual_.u2()};
   const std::span<double> g[2] = {history_.u1(), history_.u2()};
-  for (int q = 0; q < 2; ++q)
-    for (std::size_t i = 0; i < mass.size(); ++i)
-      g[q][i] = c * mass[i] * un[q][i] + explicit_weight * rn[q][i];
+  for (int q = 0; q < 2; ++q) {
+    mass_.apply(un[q].data(), g[q].data());
+    for (std::size_t i = 0; i < g[q].size(); ++i)
+      g[q][i] = c * g[q][i] + explicit_weight * rn[q][i];
+  }
   return solve(c, t);
 }
 
@@ -86,13 +96,15 @@ NavierStokesResult TimeStepper::bdf2_step(double k, double t) {
   if (steps_ == 0) return theta_step(k, 1.0, t);
   const double w = k / previous_step_;  // 1 with fixed steps: the coefficients 3/2, 2, 1/2
   const double next = (1.0 + 2.0 * w) / (1.0 + w), now = 1.0 + w, before = w * w / (1.0 + w);
-  const LevelVector& mass = solver_->assembly().lumped_mass();
   const std::span<const double> un[2] = {current_.u1(), current_.u2()};
   const std::span<const double> um[2] = {previous_.u1(), previous_.u2()};
   const std::span<double> g[2] = {history_.u1(), history_.u2()};
-  for (int q = 0; q < 2; ++q)  // g = M ((1 + w) u^n - w^2 / (1 + w) u^{n-1}) / k
-    for (std::size_t i = 0; i < mass.size(); ++i)
-      g[q][i] = mass[i] * (now * un[q][i] - before * um[q][i]) / k;
+  const std::span<double> combined = scratch_.p();
+  for (int q = 0; q < 2; ++q) {  // g = M ((1 + w) u^n - w^2 / (1 + w) u^{n-1}) / k
+    for (std::size_t i = 0; i < combined.size(); ++i)
+      combined[i] = (now * un[q][i] - before * um[q][i]) / k;
+    mass_.apply(combined.data(), g[q].data());
+  }
   return solve(next / k, t);
 }
 
@@ -129,12 +141,14 @@ double TimeStepper::local_error(const TimeStepperState& before, double k) {
   const std::span<double> me = scratch_.p();  // M e, then M u
   double error = 0, size = 0;
   for (int q = 0; q < 2; ++q) {
+    // u^{n+1} - u^P, u^P = u^n + k/2 ((2 + w) d^n - w d^{n-1}) from M d^n, M d^{n-1}; the
+    // Dirichlet values are the data's, not the scheme's: no error there. The norm is the
+    // lumped mass's, whichever mass the scheme uses.
+    for (std::size_t i = 0; i < mass.size(); ++i)
+      e[q][i] = 0.5 * k * ((2.0 + w) * dn[q][i] - w * dm[q][i]);
+    mass_.solve(e[q].data(), me.data());
     for (std::size_t i = 0; i < mass.size(); ++i) {
-      // u^{n+1} - u^P, u^P = u^n + k/2 ((2 + w) d^n - w d^{n-1}), d = (M d) / M; the Dirichlet
-      // values are the data's, not the scheme's: no error there.
-      const double prediction =
-          un[q][i] + 0.5 * k * ((2.0 + w) * dn[q][i] - w * dm[q][i]) / mass[i];
-      e[q][i] = level.dirichlet[i] ? 0.0 : u[q][i] - prediction;
+      e[q][i] = level.dirichlet[i] ? 0.0 : u[q][i] - (un[q][i] + me[i]);
       me[i] = mass[i] * e[q][i];
     }
     error += level.shared->dot(me.data(), e[q].data());

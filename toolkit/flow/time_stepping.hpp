@@ -1,8 +1,8 @@
 #pragma once
 // Instationary Navier-Stokes by implicit time stepping on the stationary machinery: every step
 // is one nonlinear solve of NavierStokesSolver (its set-up reused, nothing rebuilt), with the
-// time derivative discretised by the lumped mass M. With R(u, p) = f - K(u) u - B p the steady
-// momentum residual:
+// time derivative discretised by the mass M, consistent or lumped (flow/velocity_mass.hpp).
+// With R(u, p) = f - K(u) u - B p the steady momentum residual:
 //   BDF2:      M (3 u^{n+1} - 4 u^n + u^{n-1}) / (2 dt) = R^{n+1},
 //   theta step of length k with implicit weight a (b = 1 - a):
 //              M (u' - u) / k = a R(u', p') + b R(u, p),
@@ -31,6 +31,7 @@
 
 #include "flow/navier_stokes_solver.hpp"
 #include "flow/time_scheme.hpp"
+#include "flow/velocity_mass.hpp"
 
 namespace quilt {
 
@@ -44,6 +45,8 @@ struct TimeSteppingParams {
   /// Adaptive steps: the longest step allowed, e.g. a tenth of a period that the error estimate
   /// cannot see before it has grown (the onset of vortex shedding).
   double step_max = std::numeric_limits<double>::infinity();
+  /// The mass matrix of the time derivative (flow/velocity_mass.hpp).
+  TimeMass mass = TimeMass::consistent;
 };
 
 /// One line of the time-step log.
@@ -120,8 +123,10 @@ class TimeStepper {
   FlowVector residual_;            ///< M d^n, the time derivative at u^n (momentum rows)
   FlowVector previous_residual_;   ///< M d^{n-1} (adaptive steps)
   bool has_residual_ = false, has_previous_residual_ = false;
-  FlowVector history_;
-  FlowVector scratch_;  ///< the error estimate's weighted difference
+  FlowVector history_;           ///< g of the next solve (u1, u2)
+  FlowVector history_velocity_;  ///< M^{-1} g (u1, u2)
+  FlowVector scratch_;           ///< BDF2's combination; the error estimate's difference
+  VelocityMass mass_;
   TimeStepRecord last_;
 };
 
