@@ -33,7 +33,7 @@ class VelocityMass {
   void apply(const double* x, double* y) const;
   /// x = M^{-1} b on every node (type-1). Consistent: conjugate gradients preconditioned by
   /// diag(M) from b / M_lumped, to |r| <= 1e-12 |b| (diag(M)^{-1} M has its spectrum in
-  /// [1/4, 9/4] on parallelograms: a digit per 3.3 iterations); SolverError if 200 do not reach
+  /// [1/4, 9/4] on uniform grids: a digit per 3.3 iterations); SolverError if 200 do not reach
   /// it.
   void solve(const double* b, double* x);
 
