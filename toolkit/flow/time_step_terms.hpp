@@ -13,8 +13,8 @@ namespace quilt {
 /// M (v - u^n) / k = a R(v) + b R(u^n) gives at the new level). d is also the time derivative in
 /// the SUPG and PSPG element residuals (Tezduyar 1992; Hughes, Franca & Balestra 1986): without it
 /// the stabilised equations are inconsistent, the PSPG term pulling grad p towards f - (w.grad) u
-/// instead of f - (w.grad) u - d_t u, which an accelerating flow (DFG 2D-3) feels as an O(tau_K d_t
-/// u) pressure error.
+/// instead of f - (w.grad) u - d_t u, which an accelerating flow (DFG 2D-3) feels as an
+/// O(tau_K d_t u) pressure error.
 struct TimeStepTerms {
   double mass_coefficient = 0;          ///< c, e.g. 1 / dt (backward Euler), 3 / (2 dt) (BDF2)
   const FlowVector* history = nullptr;  ///< g (type-1, momentum rows); null: none
