@@ -83,9 +83,14 @@ def rows_2d2(run, ref):
 
 
 def cost(run):
+    """Per time step; the time per unknown is rank-seconds (wall time times ranks) per dof."""
+    seconds = run["seconds_per_time_step"]
+    per_unknown = 1e6 * seconds * run["ranks"] / run["dofs"]
+    acc = f", R_acc {run['r_acc']:.2f}" if "r_acc" in run else ""
     return (f"  per time step: {run['nonlinear_steps_per_time_step']:.1f} nonlinear steps, "
             f"{run['linear_iterations_per_time_step']:.1f} linear iterations, "
-            f"{run['seconds_per_time_step']:.3f} s; {run['dofs']} dofs, {run['ranks']} ranks")
+            f"{seconds:.3f} s ({per_unknown:.1f} rank-us per unknown); {run['dofs']} dofs, "
+            f"{run['ranks']} ranks{acc}")
 
 
 def plot(runs, ref, path):
