@@ -5,14 +5,20 @@
 namespace quilt::accel::cpu {
 namespace {
 
-/// Writes (or adds) the fine rows 2j and, below the top coarse row, 2j + 1 of one macro.
-template <bool kAdd, class T>
-void prolongate_macro(std::ptrdiff_t nc, const T* __restrict coarse, T* __restrict fine) {
+enum class Store { write, add, add_unfixed };
+
+/// Writes (or adds, or adds where fixed is 0) the fine rows 2j and, below the top coarse row,
+/// 2j + 1 of one macro.
+template <Store kStore, class T>
+void prolongate_macro(std::ptrdiff_t nc, const T* __restrict coarse, T* __restrict fine,
+                      const char* __restrict fixed = nullptr) {
   const std::ptrdiff_t nf = 2 * nc - 1;
   const T half = T(0.5);
   const T quarter = T(0.25);
-  const auto store = [](T& f, T v) {
-    if constexpr (kAdd) {
+  const auto store = [fine, fixed](T& f, T v) {
+    if constexpr (kStore == Store::add_unfixed) {
+      if (!fixed[&f - fine]) f += v;
+    } else if constexpr (kStore == Store::add) {
       f += v;
     } else {
       f = v;
@@ -71,15 +77,20 @@ void prolongate(int macros, int n_coarse, const T* coarse, T* fine) {
   const std::ptrdiff_t nc = n_coarse;
   const std::ptrdiff_t nf = 2 * nc - 1;
   for (std::ptrdiff_t m = 0; m < macros; ++m)
-    prolongate_macro<false>(nc, coarse + m * nc * nc, fine + m * nf * nf);
+    prolongate_macro<Store::write>(nc, coarse + m * nc * nc, fine + m * nf * nf);
 }
 
 template <class T>
-void prolongate_add(int macros, int n_coarse, const T* coarse, T* fine) {
+void prolongate_add(int macros, int n_coarse, const T* coarse, T* fine, const char* fixed) {
   const std::ptrdiff_t nc = n_coarse;
   const std::ptrdiff_t nf = 2 * nc - 1;
-  for (std::ptrdiff_t m = 0; m < macros; ++m)
-    prolongate_macro<true>(nc, coarse + m * nc * nc, fine + m * nf * nf);
+  for (std::ptrdiff_t m = 0; m < macros; ++m) {
+    if (fixed)
+      prolongate_macro<Store::add_unfixed>(nc, coarse + m * nc * nc, fine + m * nf * nf,
+                                           fixed + m * nf * nf);
+    else
+      prolongate_macro<Store::add>(nc, coarse + m * nc * nc, fine + m * nf * nf);
+  }
 }
 
 template <class T>
@@ -92,8 +103,8 @@ void restrict_transpose(int macros, int n_coarse, const T* fine, T* coarse) {
 
 template void prolongate(int, int, const float*, float*);
 template void prolongate(int, int, const double*, double*);
-template void prolongate_add(int, int, const float*, float*);
-template void prolongate_add(int, int, const double*, double*);
+template void prolongate_add(int, int, const float*, float*, const char*);
+template void prolongate_add(int, int, const double*, double*, const char*);
 template void restrict_transpose(int, int, const float*, float*);
 template void restrict_transpose(int, int, const double*, double*);
 

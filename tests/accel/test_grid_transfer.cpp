@@ -69,17 +69,26 @@ TYPED_TEST(GridTransfer, ProlongationReproducesBilinearFunctions) {
             << "m=" << m << " i=" << i << " j=" << j;
 }
 
-TYPED_TEST(GridTransfer, ProlongateAddAddsTheProlongation) {
+TYPED_TEST(GridTransfer, ProlongateAddAddsTheProlongationWhereNotFixed) {
+  // Without a mask: fine += P coarse. With one (the global layer's Dirichlet rows): bitwise the
+  // product into a vector of its own added where the mask is 0, the fixed rows left alone.
   using T = TypeParam;
-  const int macros = 2;
-  const int nc = 5;
+  const int macros = 3;
+  const int nc = 6;
   const int nf = 2 * nc - 1;
   const auto coarse = random_vector<T>(macros * nc * nc, 1);
   const auto base = random_vector<T>(macros * nf * nf, 2);
-  std::vector<T> p(base.size()), sum = base;
+  std::vector<char> fixed(base.size());
+  for (std::size_t r = 0; r < fixed.size(); ++r) fixed[r] = (r * 7919) % 5 == 0;
+  std::vector<T> p(base.size());
   cpu::prolongate(macros, nc, coarse.data(), p.data());
-  cpu::prolongate_add(macros, nc, coarse.data(), sum.data());
-  for (std::size_t r = 0; r < base.size(); ++r) ASSERT_EQ(sum[r], base[r] + p[r]);
+  const char* const masks[] = {nullptr, fixed.data()};
+  for (const char* mask : masks) {
+    std::vector<T> sum = base;
+    cpu::prolongate_add(macros, nc, coarse.data(), sum.data(), mask);
+    for (std::size_t r = 0; r < base.size(); ++r)
+      ASSERT_EQ(sum[r], mask && mask[r] ? base[r] : base[r] + p[r]) << "r=" << r;
+  }
 }
 
 TEST(GridTransfer, RestrictionWeightsOfOneFineNode) {

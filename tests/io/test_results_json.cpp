@@ -168,7 +168,7 @@ TEST(ResultsJson, PoissonDocumentReadsBackAsTheStructsItCameFrom) {
   r.l2_error = kAwkward[0];
   r.h1_error = kAwkward[1];
   r.checksum = 0xfedcba9876543210ULL;
-  r.timings = {kAwkward[0], kAwkward[1], kAwkward[2], kAwkward[3], kAwkward[5]};
+  r.timings = {kAwkward[0], kAwkward[1], kAwkward[4], kAwkward[2], kAwkward[3], kAwkward[5]};
   const Json parsed = read_back(poisson_results_json(params, r));
   EXPECT_EQ(keys(parsed).front(), "problem");
   EXPECT_EQ(parsed["version"], Config::version());
@@ -180,6 +180,7 @@ TEST(ResultsJson, PoissonDocumentReadsBackAsTheStructsItCameFrom) {
   EXPECT_EQ(parsed["l2_error"].get<double>(), r.l2_error);
   EXPECT_EQ(parsed["h1_error"].get<double>(), r.h1_error);
   EXPECT_EQ(parsed["checksum"], "fedcba9876543210");
+  EXPECT_EQ(parsed["timings"]["rhs"].get<double>(), r.timings.rhs);
   EXPECT_EQ(parsed["timings"]["coarse_solve"].get<double>(), r.timings.coarse_solve);
 }
 

@@ -22,5 +22,6 @@ if(TARGET quilt_toolkit_emul)
 endif()
 quilt_mpi_test(test_local_levels solvers/test_local_levels.cpp)
 quilt_mpi_test(test_constant_stencil solvers/test_constant_stencil.cpp)
+quilt_mpi_test(test_level_operator solvers/test_level_operator.cpp)
 # --export-matrix: the exported system against the solver (residuals, symmetry, rank count).
 quilt_mpi_test(test_matrix_export solvers/test_matrix_export.cpp)

@@ -29,6 +29,19 @@ inline void multiply(const LevelVector& x, const LevelVector& y, LevelVector& z)
   for (std::size_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
 }
 
+/// The sum of term(i), i = 0..count-1, in four interleaved partial sums added in a fixed order:
+/// reproducible, and not bound by the latency of one running sum (which the compiler may not
+/// reassociate). term may also write the vectors it reads, which fuses a sweep with its sum.
+template <class Term>
+double sum4(std::size_t count, Term&& term) {
+  double s[4] = {};
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) s[k] += term(i + k);
+  for (; i < count; ++i) s[0] += term(i);
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 /// Sets the entries of the Dirichlet nodes (mask 1) to zero: defects and corrections live in
 /// the space of functions vanishing there.
 inline void filter(const std::vector<char>& dirichlet, LevelVector& v) {

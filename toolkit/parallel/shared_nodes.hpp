@@ -14,6 +14,7 @@
 #include "accel/banded_matrix.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/distributed_mesh.hpp"
+#include "parallel/shared_weights.hpp"
 
 namespace quilt {
 
@@ -34,20 +35,29 @@ class SharedNodes {
   void sum_pair(double* v0, double* v1) const;
   /// sum(), then every shared node divided by its multiplicity (design.md §2 `average`).
   void average(double* v) const;
-  /// Global x . y of type-1 vectors, every global node counted once (weights 1/multiplicity);
-  /// partial sums in macro order, ranks in rank order: bitwise reproducible for a rank count.
+  /// Global x . y of type-1 vectors, every global node counted once (weights 1/multiplicity):
+  /// the unweighted sum over all nodes plus (1/multiplicity - 1) x y over the shared ones, so
+  /// that the sweep reads x and y only; partial sums in a fixed order, ranks in rank order:
+  /// bitwise reproducible for a rank count.
   double dot(const double* x, const double* y) const;
   /// This rank's part of dot() (no reduction), for inner products of several fields at once.
   double local_dot(const double* x, const double* y) const;
   /// The sum over 1 to kMaxDotFields fields of local_dot, field f at x + f * stride and
-  /// y + f * stride, in one pass that reads the weights once: bitwise
-  /// (local_dot_0 + local_dot_1) + ... (std::invalid_argument for another field count).
+  /// y + f * stride, in one pass: bitwise (local_dot_0 + local_dot_1) + ...
+  /// (std::invalid_argument for another field count).
   double local_dot_fields(const double* x, const double* y, int fields, std::size_t stride) const;
   static constexpr int kMaxDotFields = 4;
+  /// What local_dot(x, y) adds to the unweighted sum of x_i y_i over the rank's nodes, so that
+  /// every global node counts once: (1/multiplicity - 1) x y summed over the shared nodes. A sweep
+  /// that forms the plain sum itself (sum4 of x_i y_i) gets local_dot bitwise as
+  /// sum + local_dot_correction.
+  double local_dot_correction(const double* x, const double* y) const;
 
   /// Number of macros holding each node of this rank's macros (grid order, macro-major).
   const std::vector<double>& multiplicity() const { return multiplicity_; }
   const std::vector<double>& inverse_multiplicity() const { return inverse_multiplicity_; }
+  /// inverse_multiplicity() stored at the shared nodes only (every other node's is 1).
+  const SharedWeights& shared_inverse_multiplicity() const { return shared_inverse_multiplicity_; }
 
   /// Turns the type-0 matrices of this rank's macros into their *local matrices* (design.md
   /// §2): the principal submatrix of the globally assembled matrix on each macro's nodes. The
@@ -96,6 +106,7 @@ class SharedNodes {
   std::vector<int> buffer_of_rank_;  ///< rank -> index into neighbours_ (and receive buffers)
   std::vector<double> multiplicity_;
   std::vector<double> inverse_multiplicity_;
+  SharedWeights shared_inverse_multiplicity_;
 };
 
 }  // namespace quilt

@@ -37,8 +37,8 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const GlobalLevel& level = hierarchy.level(l);
     operators_.emplace_back(level);
     auto& w = inverse_sqrt_multiplicity_[l];
-    w = level.shared->inverse_multiplicity();
-    for (double& v : w) v = std::sqrt(v);
+    w = level.shared->shared_inverse_multiplicity();
+    for (double& v : w.values) v = std::sqrt(v);
   }
   // The local solvers finest first, and the work vectors after them: the peak memory of a
   // Poisson solve falls here, while the finest level's double local matrix exists, and the
@@ -96,7 +96,7 @@ void GlobalMultigrid::make_second_lane() {
 
 template <int Lanes>
 void GlobalMultigrid::defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x,
-                              const LevelVector* weight, bool x_is_zero) {
+                              const SharedWeights* weight, bool x_is_zero) {
   auto& w = work_[l];
   if (x_is_zero) {
     for (int q = 0; q < Lanes; ++q)
@@ -125,8 +125,8 @@ void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& 
   const GlobalLevel& level = hierarchy_->level(l);
   auto& w = work_[l];
   const bool symmetric = params_.combination == SchwarzCombination::symmetric;
-  const auto& weight =
-      symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->inverse_multiplicity();
+  const SharedWeights& weight =
+      symmetric ? inverse_sqrt_multiplicity_[l] : level.shared->shared_inverse_multiplicity();
   for (int s = 0; s < steps; ++s) {
     defects<Lanes>(l, b, x, symmetric ? &weight : nullptr, x_is_zero && s == 0);
     const auto start = std::chrono::steady_clock::now();
@@ -137,15 +137,22 @@ void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& 
                             w[1].correction.data());
     timings_.local_solve += seconds_since(start);
     sum<Lanes>(*level.shared, l, &Work::correction);
-    // x += omega W c, c filtered: one sweep.
+    // x += omega W c, c filtered: W c at the shared nodes, then one sweep (which writes x
+    // without reading it where x is still 0).
+    const bool overwrite = x_is_zero && s == 0;
     for (int q = 0; q < Lanes; ++q) {
+      weight.scale(w[q].correction.data());
       const char* __restrict dirichlet = level.dirichlet.data();
-      const double* __restrict pw = weight.data();
       const double* __restrict pc = w[q].correction.data();
       double* __restrict px = x[q]->data();
       const double omega = params_.damping;
-      for (std::size_t i = 0; i < x[q]->size(); ++i)
-        if (!dirichlet[i]) px[i] += omega * (pw[i] * pc[i]);
+      const std::size_t size = x[q]->size();
+      if (overwrite) {
+        for (std::size_t i = 0; i < size; ++i) px[i] = dirichlet[i] ? 0.0 : omega * pc[i];
+      } else {
+        for (std::size_t i = 0; i < size; ++i)
+          if (!dirichlet[i]) px[i] += omega * pc[i];
+      }
     }
   }
 }
@@ -160,6 +167,10 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
     const auto start = std::chrono::steady_clock::now();
     defects<Lanes>(l, b, x, nullptr, x_is_zero);
     for (int q = 0; q < Lanes; ++q) {
+      if (x_is_zero) {
+        coarse_->solve(w[q].defect, *x[q]);
+        continue;
+      }
       coarse_->solve(w[q].defect, w[q].correction);
       axpy(1.0, w[q].correction, *x[q]);
     }
@@ -171,8 +182,8 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
 
   // Restriction of the type-1 defect: scaled to a type-0 representation (each copy carries
   // 1/multiplicity), restricted per macro with P^T, summed to type-1 on the coarse level.
-  defects<Lanes>(l, b, x, &level.shared->inverse_multiplicity(),
-                 x_is_zero && params_.pre_smooth == 0);
+  const bool still_zero = x_is_zero && params_.pre_smooth == 0;
+  defects<Lanes>(l, b, x, &level.shared->shared_inverse_multiplicity(), still_zero);
   for (int q = 0; q < Lanes; ++q)
     accel::cpu::restrict_transpose(level.matrix.macros, coarse.n, w[q].defect.data(),
                                    w[q].coarse_rhs.data());
@@ -181,24 +192,21 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
   Iterates<Lanes> coarse_x;
   for (int q = 0; q < Lanes; ++q) {
     filter(coarse.dirichlet, w[q].coarse_rhs);
-    std::fill(w[q].coarse_x.begin(), w[q].coarse_x.end(), 0.0);
     coarse_b[q] = &w[q].coarse_rhs;
     coarse_x[q] = &w[q].coarse_x;
   }
-  cycle<Lanes>(l - 1, coarse_b, coarse_x, true);
+  cycle<Lanes>(l - 1, coarse_b, coarse_x, true);  // coarse_x is written before it is read
   for (int q = 0; q < Lanes; ++q) {
-    accel::cpu::prolongate(level.matrix.macros, coarse.n, w[q].coarse_x.data(),
-                           w[q].correction.data());
-    LevelVector& xq = *x[q];
-    for (std::size_t i = 0; i < xq.size(); ++i)
-      if (!level.dirichlet[i]) xq[i] += w[q].correction[i];
+    if (still_zero) std::fill(x[q]->begin(), x[q]->end(), 0.0);
+    accel::cpu::prolongate_add(level.matrix.macros, coarse.n, w[q].coarse_x.data(), x[q]->data(),
+                               level.dirichlet.data());
   }
 
   smooth<Lanes>(l, b, x, params_.post_smooth, false);
 }
 
 void GlobalMultigrid::apply(const LevelVector& d, LevelVector& c) {
-  c.assign(d.size(), 0.0);
+  c.resize(d.size());  // not zeroed: a cycle from x = 0 writes its x before reading it
   cycle<1>(hierarchy_->finest(), {&d}, {&c}, true);
 }
 
@@ -212,8 +220,8 @@ void GlobalMultigrid::apply_pair(const LevelVector& d0, const LevelVector& d1, L
     return;
   }
   make_second_lane();
-  c0.assign(d0.size(), 0.0);
-  c1.assign(d1.size(), 0.0);
+  c0.resize(d0.size());
+  c1.resize(d1.size());
   cycle<2>(hierarchy_->finest(), {&d0, &d1}, {&c0, &c1}, true);
 }
 

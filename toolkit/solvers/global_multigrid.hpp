@@ -93,7 +93,7 @@ class GlobalMultigrid final : public Preconditioner {
   void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps, bool x_is_zero);
   /// W (b - A x) of every lane into its work defect on level l; x_is_zero: x = 0 on entry.
   template <int Lanes>
-  void defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, const LevelVector* weight,
+  void defects(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, const SharedWeights* weight,
                bool x_is_zero = false);
   /// Type-0 -> type-1 sum by `shared` of `field` of every lane's work on level l.
   template <int Lanes>
@@ -103,8 +103,8 @@ class GlobalMultigrid final : public Preconditioner {
 
   const LevelHierarchy* hierarchy_;
   GlobalMultigridParams params_;
-  std::vector<LevelOperator> operators_;                ///< levels 0..L
-  std::vector<LevelVector> inverse_sqrt_multiplicity_;  ///< levels 0..L
+  std::vector<LevelOperator> operators_;                  ///< levels 0..L
+  std::vector<SharedWeights> inverse_sqrt_multiplicity_;  ///< levels 0..L
   /// Levels 0..L. Declared before local_, so destroyed after it: the local solvers hold the pages
   /// of defect and correction locked (LocalSolver::pin_io) until they are gone.
   std::vector<std::array<Work, 2>> work_;

@@ -36,21 +36,15 @@ KrylovResult cg(const LinearOperator& A, Preconditioner& M, const LevelVector& b
   residual(A, b, x, r);
   if (monitor.check(0, std::sqrt(A.dot(r, r)))) return result;
   M.apply(r, z);
-  A.filter(z);
+  double rz = A.filter_dot(z, r);
   p = z;
-  double rz = A.dot(r, z);
   for (int it = 1; it <= params.max_iter; ++it) {
-    A.apply(p, q);
-    A.filter(q);
-    const double pq = A.dot(p, q);
+    const double pq = A.apply_dot(p, q);
     if (!(pq > 0.0)) breakdown("CG", it, "p^T A p", pq);
     const double alpha = rz / pq;
-    axpy(alpha, p, x);
-    axpy(-alpha, q, r);
-    if (monitor.check(it, std::sqrt(A.dot(r, r)))) return result;
+    if (monitor.check(it, std::sqrt(A.update_dot(alpha, p, q, x, r)))) return result;
     M.apply(r, z);
-    A.filter(z);
-    const double rz_new = A.dot(r, z);
+    const double rz_new = A.filter_dot(z, r);
     if (!std::isfinite(rz_new)) breakdown("CG", it, "r^T z", rz_new);
     xpby(z, rz_new / rz, p);
     rz = rz_new;

@@ -94,44 +94,74 @@ void LevelOperator::apply(const LevelVector& x, LevelVector& y) const {
     if (dirichlet[i]) y[i] = x[i];
 }
 
+double LevelOperator::apply_dot(const LevelVector& x, LevelVector& y) const {
+  accel::cpu::spmv(level_->matrix, level_->zones, x.data(), y.data());
+  level_->shared->sum(y.data());
+  // apply() would set the Dirichlet rows to x, and filter() then to 0.
+  return filter_dot(y, x);
+}
+
+double LevelOperator::update_dot(double alpha, const LevelVector& p, const LevelVector& q,
+                                 LevelVector& x, LevelVector& r) const {
+  const double* __restrict pp = p.data();
+  const double* __restrict pq = q.data();
+  double* __restrict px = x.data();
+  double* __restrict pr = r.data();
+  const double plain = sum4(r.size(), [&](std::size_t i) {
+    px[i] += alpha * pp[i];
+    pr[i] += -alpha * pq[i];
+    return pr[i] * pr[i];
+  });
+  const SharedNodes& shared = *level_->shared;
+  return shared.comm().sum(plain + shared.local_dot_correction(pr, pr));
+}
+
+double LevelOperator::filter_dot(LevelVector& z, const LevelVector& r) const {
+  const char* __restrict dirichlet = level_->dirichlet.data();
+  const double* __restrict pr = r.data();
+  double* __restrict pz = z.data();
+  const double plain = sum4(z.size(), [&](std::size_t i) {
+    pz[i] = dirichlet[i] ? 0.0 : pz[i];
+    return pr[i] * pz[i];
+  });
+  const SharedNodes& shared = *level_->shared;
+  return shared.comm().sum(plain + shared.local_dot_correction(pr, pz));
+}
+
 namespace {
 
 /// d = W (b - d) with d = A x summed, 0 on Dirichlet nodes (no weight: W = I). FromZero: x = 0,
-/// so d = W b without reading d (A 0 sums to +0 in every row, and b - (+0) = b exactly).
+/// so d = W b without reading d (A 0 sums to +0 in every row, and b - (+0) = b exactly). W is 1
+/// off the shared nodes: the sweep is unweighted, the shared nodes scaled after it.
 template <bool FromZero>
 void finish_defect(const std::vector<char>& dirichlet_flags, const LevelVector& b,
-                   const LevelVector* weight, LevelVector& d) {
+                   const SharedWeights* weight, LevelVector& d) {
   const char* __restrict dirichlet = dirichlet_flags.data();
   const double* __restrict pb = b.data();
   double* __restrict pd = d.data();
   const std::size_t size = d.size();
-  if (weight) {
-    const double* __restrict w = weight->data();
-    for (std::size_t i = 0; i < size; ++i)
-      pd[i] = dirichlet[i] ? 0.0 : w[i] * (FromZero ? pb[i] : pb[i] - pd[i]);
-  } else {
-    for (std::size_t i = 0; i < size; ++i)
-      pd[i] = dirichlet[i] ? 0.0 : (FromZero ? pb[i] : pb[i] - pd[i]);
-  }
+  for (std::size_t i = 0; i < size; ++i)
+    pd[i] = dirichlet[i] ? 0.0 : (FromZero ? pb[i] : pb[i] - pd[i]);
+  if (weight) weight->scale(pd);
 }
 
 }  // namespace
 
 void LevelOperator::weighted_defect(const LevelVector& b, const LevelVector& x,
-                                    const LevelVector* weight, LevelVector& d) const {
+                                    const SharedWeights* weight, LevelVector& d) const {
   accel::cpu::spmv(level_->matrix, level_->zones, x.data(), d.data());
   level_->shared->sum(d.data());
   finish_defect<false>(level_->dirichlet, b, weight, d);
 }
 
-void LevelOperator::weighted_defect_at_zero(const LevelVector& b, const LevelVector* weight,
+void LevelOperator::weighted_defect_at_zero(const LevelVector& b, const SharedWeights* weight,
                                             LevelVector& d) const {
   finish_defect<true>(level_->dirichlet, b, weight, d);
 }
 
 void LevelOperator::weighted_defect_pair(const LevelVector& b0, const LevelVector& x0,
                                          const LevelVector& b1, const LevelVector& x1,
-                                         const LevelVector* weight, LevelVector& d0,
+                                         const SharedWeights* weight, LevelVector& d0,
                                          LevelVector& d1) const {
   accel::cpu::spmv_pair(level_->matrix, &level_->zones, x0.data(), x1.data(), d0.data(), d1.data());
   level_->shared->sum_pair(d0.data(), d1.data());

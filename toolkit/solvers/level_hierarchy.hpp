@@ -102,19 +102,26 @@ class LevelOperator final : public LinearOperator {
     return level_->shared->dot(x.data(), y.data());
   }
   void filter(LevelVector& v) const override { quilt::filter(level_->dirichlet, v); }
+  /// One sweep after the product: the Dirichlet rows, the filter and the inner product.
+  double apply_dot(const LevelVector& x, LevelVector& y) const override;
+  /// One sweep: both updates and the inner product.
+  double update_dot(double alpha, const LevelVector& p, const LevelVector& q, LevelVector& x,
+                    LevelVector& r) const override;
+  /// One sweep: the filter and the inner product.
+  double filter_dot(LevelVector& z, const LevelVector& r) const override;
   /// d = W (b - A x), 0 on Dirichlet nodes (W = diag(weight); none: W = I): the defect of the
   /// Schwarz step and of the restriction in one sweep after the product, not four.
-  void weighted_defect(const LevelVector& b, const LevelVector& x, const LevelVector* weight,
+  void weighted_defect(const LevelVector& b, const LevelVector& x, const SharedWeights* weight,
                        LevelVector& d) const;
   /// weighted_defect for x = 0: d = W b, 0 on Dirichlet nodes, without the product. Bitwise
   /// what weighted_defect gives, since A 0 sums to +0 in every row (its centre is positive) and
   /// b - (+0) = b exactly.
-  void weighted_defect_at_zero(const LevelVector& b, const LevelVector* weight,
+  void weighted_defect_at_zero(const LevelVector& b, const SharedWeights* weight,
                                LevelVector& d) const;
   /// weighted_defect for two vectors with one pass over the bands and one shared-node exchange;
   /// d0 and d1 bitwise what weighted_defect gives each.
   void weighted_defect_pair(const LevelVector& b0, const LevelVector& x0, const LevelVector& b1,
-                            const LevelVector& x1, const LevelVector* weight, LevelVector& d0,
+                            const LevelVector& x1, const SharedWeights* weight, LevelVector& d0,
                             LevelVector& d1) const;
 
  private:

@@ -28,8 +28,11 @@ struct PoissonParams {
   std::string export_matrix;
 };
 
+/// Seconds, the slowest rank's. `setup`: mesh, level hierarchy (assembly included) and solver
+/// set-up; `rhs`: the load vector and the boundary values, problem data like the right-hand side
+/// a peer solver reads from a file (bench/peer_comparison.sh counts neither for the peers).
 struct PoissonTimings {
-  double total = 0, setup = 0, solve = 0, local_solve = 0, coarse_solve = 0;
+  double total = 0, setup = 0, rhs = 0, solve = 0, local_solve = 0, coarse_solve = 0;
 };
 
 struct PoissonResult {

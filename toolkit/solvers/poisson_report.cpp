@@ -37,6 +37,7 @@ void put_timings(Json& j, const PoissonTimings& timings) {
   Json& t = j["timings"];
   t["total"] = timings.total;
   t["setup"] = timings.setup;
+  t["rhs"] = timings.rhs;
   t["solve"] = timings.solve;
   t["local_solve"] = timings.local_solve;
   t["coarse_solve"] = timings.coarse_solve;
