@@ -35,7 +35,8 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
      "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
      "trigs-x | trigs-y (line Gauss-Seidel along x- / y-lines) | aditrigs (alternating x- and "
-     "y-lines) | ilu (ILU(0))")
+     "y-lines) | ilu (ILU(0)) | auto (jacobi on levels whose macros are all squares with a "
+     "constant isotropic stencil, aditrigs elsewhere)")
     ("solver.local.ordering", po::value<std::string>()->default_value(kAutoOrdering),
      "local smoother sweep order: auto (lexicographic on cpu; colour on cuda where the smoother "
      "has it) | lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
@@ -70,12 +71,19 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   auto& local = mg.local;
   local.target = parse_key(config, "solver.local.target", accel::parse_target);
   local.precision = parse_key(config, "solver.local.precision", accel::parse_precision);
-  local.smoother = parse_key(config, "solver.local.smoother", accel::parse_smoother);
+  mg.isotropic_jacobi = config.get<std::string>("solver.local.smoother") == kAutoSmoother;
+  local.smoother = mg.isotropic_jacobi
+                       ? accel::SmootherType::aditrigs
+                       : parse_key(config, "solver.local.smoother", accel::parse_smoother);
   local.ordering = read_ordering(config, "solver.local.ordering", local.smoother, local.target);
   local.pre_smooth = config.get("solver.local.pre_smooth", Range<int>::at_least(0));
   local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));
-  if (config.has("solver.local.damping"))
+  if (config.has("solver.local.damping")) {
+    if (mg.isotropic_jacobi)
+      config.fail("solver.local.damping",
+                  "not with solver.local.smoother = auto: each smoother it picks takes its default");
     local.damping = config.get("solver.local.damping", kSmootherDampingRange);
+  }
   check_smoother_keys(config, local.smoother, local.ordering, local.damping, "solver.local");
   local.max_cycles = config.get("solver.local.cycles", Range<int>::at_least(1));
   local.digits = config.get("solver.local.digits", Range<double>::at_least(0));

@@ -30,6 +30,10 @@ auto parse_key(const Config& config, const std::string& key, Parse parse) {
 /// the choice to the target: accel::natural_order.
 inline constexpr const char* kAutoOrdering = "auto";
 
+/// The value of solver.local.smoother that takes Jacobi on isotropic levels and aditrigs elsewhere
+/// (GlobalMultigridParams::isotropic_jacobi).
+inline constexpr const char* kAutoSmoother = "auto";
+
 /// A smoother's ordering key: `auto` gives accel::natural_order(smoother, target), else the
 /// ordering named (a ConfigError naming the key for any other value).
 accel::SweepOrder read_ordering(const Config& config, const std::string& key,

@@ -504,6 +504,7 @@ void expect_same_multigrid(const GlobalMultigridParams& a, const GlobalMultigrid
   EXPECT_SAME(damping);
   EXPECT_SAME(combination);
   EXPECT_SAME(local_coarse_level);
+  EXPECT_SAME(isotropic_jacobi);
   expect_same_local(a.local, b.local);
 }
 
@@ -617,6 +618,25 @@ TEST(ConfigKeys, TheOrderingsFollowTheTargetUnlessNamed) {
       flow_options({"--config", kConfigs + "cavity.ini", "--solver.local.target=cuda",
                     "--solver.velocity.smoother=gs"});
   EXPECT_EQ(gs.params.velocity_smoother.ordering, accel::SweepOrder::colour);
+}
+
+// solver.local.smoother = auto (the shipped poisson.ini): Jacobi where the macros are squares,
+// aditrigs elsewhere, each with its own damping, so a damping key is refused with it.
+TEST(ConfigKeys, TheAutoSmootherTakesNoDamping) {
+  const Communicator comm;
+  Config config("quilt-poisson", "test");
+  declare_poisson_keys(config);
+  ASSERT_EQ(error_of(parse_error(config, {"--config", kConfigs + "poisson.ini"})),
+            "(no ConfigError)");
+  PoissonParams p;
+  ASSERT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
+  EXPECT_TRUE(p.multigrid.isotropic_jacobi);
+  EXPECT_EQ(p.multigrid.local.smoother, accel::SmootherType::aditrigs);
+  const std::string what =
+      read_error("poisson", {"--solver.local.smoother=auto", "--solver.local.damping=0.8"});
+  EXPECT_NE(what.find(in_quotes("solver.local.damping")), std::string::npos) << what;
+  EXPECT_FALSE(
+      flow_options({"--config", kConfigs + "cavity.ini"}).params.multigrid.isotropic_jacobi);
 }
 
 TEST(ConfigKeys, TheExportMatrixPathIsCheckedWhenTheKeysAreRead) {

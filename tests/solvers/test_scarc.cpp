@@ -98,6 +98,32 @@ TEST(ScaRC, AnisotropicMacrosNeedFewIterationsWithTheLineSmoother) {
   }
 }
 
+TEST(ScaRC, AutoSmootherTakesJacobiOnSquaresOnlyAndStaysRobust) {
+  // solver.local.smoother = auto: the 2x2 square's macros are squares (Jacobi, a few iterations
+  // more than aditrigs, independent of the level); the strips keep the line smoother and its
+  // iteration counts (the test above), the 4x2 square's 2:1 rectangles too.
+  int lowest = 1000, highest = 0;
+  for (int level = 3; level <= 7; ++level) {
+    PoissonParams p = params("unit_square_2x2.msh", "exp_sin", level);
+    p.multigrid.isotropic_jacobi = true;
+    const PoissonResult r = solve(p);
+    EXPECT_NE(r.description.find("jacobi"), std::string::npos) << r.description;
+    lowest = std::min(lowest, r.solve.iterations);
+    highest = std::max(highest, r.solve.iterations);
+  }
+  EXPECT_LE(highest, 10);
+  EXPECT_LE(highest - lowest, 2);
+  for (const char* mesh : {"strip_ar10.msh", "strip_ar100.msh", "unit_square_4x2.msh"}) {
+    PoissonParams p = params(mesh, "exp_sin", 6);
+    const PoissonResult line = solve(p);
+    p.multigrid.isotropic_jacobi = true;
+    const PoissonResult automatic = solve(p);
+    EXPECT_NE(automatic.description.find("aditrigs"), std::string::npos) << mesh;
+    EXPECT_EQ(automatic.solve.iterations, line.solve.iterations) << mesh;
+    EXPECT_EQ(automatic.checksum, line.checksum) << mesh;
+  }
+}
+
 TEST(ScaRC, FloatLocalSolvesCostAtMostOneExtraIteration) {
   for (const char* mesh : {"unit_square_4x2.msh", "unit_square_unstructured.msh"}) {
     PoissonParams p = params(mesh, "exp_sin", 6);

@@ -48,7 +48,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const accel::BandedMatrix<double> fine = hierarchy.local_matrix(l);
     local_levels_[l] =
         std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
-    local_[l] = accel::make_local_solver(params_.local);
+    local_[l] = accel::make_local_solver(local_params(l));
     local_[l]->setup(local_matrices(l, fine));
   }
   for (int l = 0; l <= finest; ++l) {
@@ -63,6 +63,16 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
       local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level);
+}
+
+accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
+  accel::LocalSolverParams local = params_.local;
+  if (params_.isotropic_jacobi && accel::is_isotropic(hierarchy_->level(l).zones)) {
+    local.smoother = accel::SmootherType::jacobi;
+    local.ordering = accel::natural_order(local.smoother, local.target);
+    local.damping.reset();
+  }
+  return local;
 }
 
 std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(
@@ -252,7 +262,7 @@ std::string GlobalMultigrid::description() const {
   s << "ScaRC V(" << params_.pre_smooth << "," << params_.post_smooth << ") levels "
     << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << params_.damping
     << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
-    << " Schwarz; local: "
+    << " Schwarz; local" << (params_.isotropic_jacobi ? " (auto)" : "") << ": "
     << (local_.back() ? local_.back()->description() : std::string("none (direct)"));
   return s.str();
 }

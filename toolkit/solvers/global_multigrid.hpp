@@ -32,6 +32,11 @@ struct GlobalMultigridParams {
   SchwarzCombination combination = SchwarzCombination::average;
   int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
   accel::LocalSolverParams local;
+  /// solver.local.smoother = auto: damped Jacobi (in its natural order, default damping) on the
+  /// global levels whose macros all carry an isotropic constant stencil (accel::is_isotropic:
+  /// squares), where it smooths as well as a line smoother at a third of the cost per cycle;
+  /// local.smoother everywhere else (anisotropic, non-affine or variable-coefficient macros).
+  bool isotropic_jacobi = false;
 };
 
 /// Seconds spent inside the local layer and in the coarse-grid solve.
@@ -84,6 +89,8 @@ class GlobalMultigrid final : public Preconditioner {
   /// on entry (the first defect is then W b, without the product).
   template <int Lanes>
   void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, bool x_is_zero);
+  /// The local solver's parameters on global level l (params.isotropic_jacobi decides there).
+  accel::LocalSolverParams local_params(int l) const;
   /// The local solver's levels for global level l, coarsest first; `fine`: level l's local
   /// matrix.
   std::vector<const accel::BandedMatrix<double>*> local_matrices(
