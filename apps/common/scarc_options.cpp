@@ -22,7 +22,9 @@ void declare_scarc_keys(Config& config) {
   config.keys()
     ("solver.mg.pre_smooth", po::value<int>()->default_value(mg.pre_smooth), "global Schwarz pre-smoothing steps")
     ("solver.mg.post_smooth", po::value<int>()->default_value(mg.post_smooth), "global Schwarz post-smoothing steps")
-    ("solver.mg.damping", number_key(mg.damping), "damping of the Schwarz correction")
+    ("solver.mg.damping", po::value<double>(),
+     "damping of the Schwarz correction (default: 1 on levels whose local smoother is jacobi, "
+     "0.7 otherwise)")
     ("solver.mg.combination",
      po::value<std::string>()->default_value(choice_name(kCombinations, mg.combination)),
      "combining local corrections at shared nodes: average | symmetric (always symmetric for cg)")
@@ -62,7 +64,8 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   mg.post_smooth = config.get("solver.mg.post_smooth", Range<int>::at_least(0));
   if (mg.pre_smooth + mg.post_smooth == 0)
     config.fail("solver.mg.pre_smooth", "smoothing steps must not both be 0");
-  mg.damping = config.get("solver.mg.damping", Range<double>::open_closed(0, 1.5));
+  if (config.has("solver.mg.damping"))
+    mg.damping = config.get("solver.mg.damping", Range<double>::open_closed(0, 1.5));
   mg.combination = read_choice(config, "solver.mg.combination", kCombinations);
   // Read as a signed number: -1 would wrap to 2^64 - 1 as an unsigned one.
   o.coarse_threshold = static_cast<std::size_t>(
@@ -80,8 +83,9 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));
   if (config.has("solver.local.damping")) {
     if (mg.isotropic_jacobi)
-      config.fail("solver.local.damping",
-                  "not with solver.local.smoother = auto: each smoother it picks takes its default");
+      config.fail(
+          "solver.local.damping",
+          "not with solver.local.smoother = auto: each smoother it picks takes its default");
     local.damping = config.get("solver.local.damping", kSmootherDampingRange);
   }
   check_smoother_keys(config, local.smoother, local.ordering, local.damping, "solver.local");

@@ -17,6 +17,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+double schwarz_damping(accel::SmootherType local) {
+  return local == accel::SmootherType::jacobi ? 1.0 : 0.7;
+}
+
 int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshold) {
   int lc = 0;
   for (int l = 1; l < finest; ++l)
@@ -33,6 +37,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
   local_levels_.resize(finest + 1);
   work_.resize(finest + 1);
   inverse_sqrt_multiplicity_.resize(finest + 1);
+  damping_.assign(finest + 1, 0.0);
   for (int l = 0; l <= finest; ++l) {
     const GlobalLevel& level = hierarchy.level(l);
     operators_.emplace_back(level);
@@ -48,7 +53,9 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const accel::BandedMatrix<double> fine = hierarchy.local_matrix(l);
     local_levels_[l] =
         std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
-    local_[l] = accel::make_local_solver(local_params(l));
+    const accel::LocalSolverParams local = local_params(l);
+    damping_[l] = params_.damping.value_or(schwarz_damping(local.smoother));
+    local_[l] = accel::make_local_solver(local);
     local_[l]->setup(local_matrices(l, fine));
   }
   for (int l = 0; l <= finest; ++l) {
@@ -155,7 +162,7 @@ void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& 
       const char* __restrict dirichlet = level.dirichlet.data();
       const double* __restrict pc = w[q].correction.data();
       double* __restrict px = x[q]->data();
-      const double omega = params_.damping;
+      const double omega = damping_[l];
       const std::size_t size = x[q]->size();
       if (overwrite) {
         for (std::size_t i = 0; i < size; ++i) px[i] = dirichlet[i] ? 0.0 : omega * pc[i];
@@ -260,7 +267,7 @@ KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
 std::string GlobalMultigrid::description() const {
   std::ostringstream s;
   s << "ScaRC V(" << params_.pre_smooth << "," << params_.post_smooth << ") levels "
-    << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << params_.damping
+    << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << damping_.back()
     << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
     << " Schwarz; local" << (params_.isotropic_jacobi ? " (auto)" : "") << ": "
     << (local_.back() ? local_.back()->description() : std::string("none (direct)"));

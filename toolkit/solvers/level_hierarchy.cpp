@@ -13,6 +13,7 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     : dm_(&dm), comm_(&comm), rediscretised_part_(coarsening == LocalCoarsening::hybrid) {
   levels_.resize(finest + 1);
   geometry_.resize(finest + 1);
+  still_zero_.assign(finest + 1, 1);
   const int macros = dm.num_local();
   for (int l = 0; l <= finest; ++l) {
     GlobalLevel& level = levels_[l];
@@ -55,8 +56,11 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
                                 std::to_string(finest()));
   for (int l = first; l <= last; ++l) {
     GlobalLevel& level = levels_[l];
-    level.matrix.fill(0.0);
-    if (rediscretised_part_) level.local_rediscretised.fill(0.0);
+    if (!still_zero_[l]) {
+      level.matrix.fill(0.0);
+      if (rediscretised_part_) level.local_rediscretised.fill(0.0);
+    }
+    still_zero_[l] = 0;
     for (int m = 0; m < level.matrix.macros; ++m) {
       const MacroGeometry& g = geometry_[level.level][m];
       assemble(g, level.matrix, m);

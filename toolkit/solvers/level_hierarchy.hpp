@@ -89,6 +89,9 @@ class LevelHierarchy {
   bool rediscretised_part_;
   std::vector<GlobalLevel> levels_;
   std::vector<std::vector<MacroGeometry>> geometry_;  ///< [level][local macro]
+  /// Per level: its matrices are still the zeros the constructor made (the first assembly need
+  /// not clear them again: a pass over 72 bytes per node).
+  std::vector<char> still_zero_;
 };
 
 /// y = A x on one level: banded product of the type-0 matrices, summed over shared nodes;
