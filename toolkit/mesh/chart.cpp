@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <numbers>
 #include <map>
+#include <numbers>
 #include <sstream>
 #include <vector>
 
