@@ -20,7 +20,6 @@
 // again.
 
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -155,30 +154,6 @@ void detect_stencil_zones(const BandedMatrix<T>& A, StencilZones<T>& out) {
         for (int k = 0; k < kBands; ++k)
           out.zones[m][zy * kZonesPerAxis + zx][k] = A.at(k, m, zone_row(zx, zy, A.n));
   }
-}
-
-/// Whether every macro is zoned with a middle stencil that keeps its values under the symmetries
-/// of the square (its four edge couplings equal, its four corner couplings equal, to 1e-12 of the
-/// centre): a square grid, scaled or rotated, carrying an isotropic operator, where a point
-/// smoother damps the high frequencies in every direction. A rectangle or a rhombus (equal edges,
-/// unequal diagonals) fails, and so does any macro with bands.
-template <class T>
-bool is_isotropic(const StencilZones<T>& z) {
-  if (!z.all()) return false;
-  for (int m = 0; m < z.macros; ++m) {
-    const auto& s = z.stencil(m, kMiddleZone, kMiddleZone);
-    const double tolerance = 1e-12 * std::abs(static_cast<double>(s[kCentre]));
-    const auto all_equal = [&](const std::array<int, 4>& bands) {
-      for (int k : bands)
-        if (!(std::abs(static_cast<double>(s[k]) - static_cast<double>(s[bands[0]])) <= tolerance))
-          return false;
-      return true;
-    };
-    if (!all_equal({band_index(1, 0), band_index(-1, 0), band_index(0, 1), band_index(0, -1)}) ||
-        !all_equal({band_index(1, 1), band_index(-1, -1), band_index(1, -1), band_index(-1, 1)}))
-      return false;
-  }
-  return true;
 }
 
 template <class T>

@@ -37,8 +37,8 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
      "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
      "trigs-x | trigs-y (line Gauss-Seidel along x- / y-lines) | aditrigs (alternating x- and "
-     "y-lines) | ilu (ILU(0)) | auto (jacobi on levels whose macros are all squares with a "
-     "constant isotropic stencil, aditrigs elsewhere)")
+     "y-lines) | ilu (ILU(0)) | auto (jacobi on levels whose elements all have an aspect "
+     "ratio of at most 2.5, aditrigs on the others)")
     ("solver.local.ordering", po::value<std::string>()->default_value(kAutoOrdering),
      "local smoother sweep order: auto (lexicographic on cpu; colour on cuda where the smoother "
      "has it) | lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")
@@ -74,15 +74,15 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   auto& local = mg.local;
   local.target = parse_key(config, "solver.local.target", accel::parse_target);
   local.precision = parse_key(config, "solver.local.precision", accel::parse_precision);
-  mg.isotropic_jacobi = config.get<std::string>("solver.local.smoother") == kAutoSmoother;
-  local.smoother = mg.isotropic_jacobi
+  mg.auto_smoother = config.get<std::string>("solver.local.smoother") == kAutoSmoother;
+  local.smoother = mg.auto_smoother
                        ? accel::SmootherType::aditrigs
                        : parse_key(config, "solver.local.smoother", accel::parse_smoother);
   local.ordering = read_ordering(config, "solver.local.ordering", local.smoother, local.target);
   local.pre_smooth = config.get("solver.local.pre_smooth", Range<int>::at_least(0));
   local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));
   if (config.has("solver.local.damping")) {
-    if (mg.isotropic_jacobi)
+    if (mg.auto_smoother)
       config.fail(
           "solver.local.damping",
           "not with solver.local.smoother = auto: each smoother it picks takes its default");

@@ -81,27 +81,6 @@ TEST(StencilZones, RefusesVariableCoefficientsAndBandsThatDifferInOneUlp) {
   EXPECT_FALSE(detect_stencil_zones(testing::q1_laplacian(2, mixed_macros())).any());
 }
 
-TEST(StencilZones, OnlySquareGridsWithAnIsotropicOperatorAreIsotropic) {
-  // The Q1 Laplacian on squares (every macro scaled differently): the symmetries of the square.
-  EXPECT_TRUE(is_isotropic(detect_stencil_zones(testing::q1_laplacian(5, mixed_macros()))));
-  testing::OperatorSpec op;
-  EXPECT_TRUE(is_isotropic(detect_stencil_zones(testing::q1_operator(5, mixed_macros(), op))));
-  // Rectangles of aspect ratio 2 (x-couplings differ from y-couplings), constant convection
-  // (the stencil is no longer symmetric), bands: not isotropic.
-  op.aspect = 2.0;
-  EXPECT_FALSE(is_isotropic(detect_stencil_zones(testing::q1_operator(5, mixed_macros(), op))));
-  op.aspect = 1.0;
-  op.nu = 1e-2;
-  op.w = [](double, double) { return std::array<double, 2>{1.0, 1.0}; };
-  EXPECT_FALSE(is_isotropic(detect_stencil_zones(testing::q1_operator(5, mixed_macros(), op))));
-  EXPECT_FALSE(is_isotropic(detect_stencil_zones(testing::random_bands<double>(2, 17, 3))));
-  // One corner coupling changed by 1e-6 of the centre (a rhombus' unequal diagonals).
-  auto A = testing::q1_laplacian(5, mixed_macros());
-  for (std::size_t r = 0; r < A.rows_per_macro(); ++r)
-    if (A.at(band_index(1, 1), 1, r) != 0.0) A.at(band_index(1, 1), 1, r) *= 1.0 + 1e-6;
-  EXPECT_FALSE(is_isotropic(detect_stencil_zones(A)));
-}
-
 template <class T>
 class ZonedKernels : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;

@@ -504,7 +504,7 @@ void expect_same_multigrid(const GlobalMultigridParams& a, const GlobalMultigrid
   EXPECT_SAME(damping);
   EXPECT_SAME(combination);
   EXPECT_SAME(local_coarse_level);
-  EXPECT_SAME(isotropic_jacobi);
+  EXPECT_SAME(auto_smoother);
   expect_same_local(a.local, b.local);
 }
 
@@ -630,13 +630,12 @@ TEST(ConfigKeys, TheAutoSmootherTakesNoDamping) {
             "(no ConfigError)");
   PoissonParams p;
   ASSERT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
-  EXPECT_TRUE(p.multigrid.isotropic_jacobi);
+  EXPECT_TRUE(p.multigrid.auto_smoother);
   EXPECT_EQ(p.multigrid.local.smoother, accel::SmootherType::aditrigs);
   const std::string what =
       read_error("poisson", {"--solver.local.smoother=auto", "--solver.local.damping=0.8"});
   EXPECT_NE(what.find(in_quotes("solver.local.damping")), std::string::npos) << what;
-  EXPECT_FALSE(
-      flow_options({"--config", kConfigs + "cavity.ini"}).params.multigrid.isotropic_jacobi);
+  EXPECT_FALSE(flow_options({"--config", kConfigs + "cavity.ini"}).params.multigrid.auto_smoother);
 }
 
 TEST(ConfigKeys, TheExportMatrixPathIsCheckedWhenTheKeysAreRead) {

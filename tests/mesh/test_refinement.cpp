@@ -274,6 +274,37 @@ TEST(Refinement, GridSizeAndCorners) {
   EXPECT_THROW(refine_macro(mesh, {}, 0, -1), MeshError);
 }
 
+TEST(Refinement, ElementAspectRatios) {
+  // Squares, 2:1 rectangles, the strips' 10:1 and 100:1 elements (either orientation of the
+  // macro's local axes), a rotated square, a rhombus of 60 degrees (sqrt 3 = ratio of its
+  // diagonals), and the unstructured square's quadrilaterals, between.
+  const auto worst = [](const char* name, int level) {
+    const CoarseMesh mesh = read_msh(mesh_path(name));
+    double w = 0.0;
+    for (int c = 0; c < mesh.num_cells(); ++c)
+      w = std::max(w, max_element_aspect(refine_macro(mesh, {}, c, level)));
+    return w;
+  };
+  EXPECT_NEAR(worst("unit_square_2x2.msh", 4), 1.0, 1e-12);
+  EXPECT_NEAR(worst("unit_square_4x2.msh", 4), 2.0, 1e-12);
+  EXPECT_NEAR(worst("strip_ar10.msh", 3), 10.0, 1e-9);
+  EXPECT_NEAR(worst("strip_ar100.msh", 3), 100.0, 1e-7);
+  const double unstructured = worst("unit_square_unstructured.msh", 4);
+  EXPECT_GT(unstructured, 1.1);
+  EXPECT_LT(unstructured, 2.5);
+  const auto shape = [](std::vector<double> x, std::vector<double> y) {
+    MacroGeometry g;
+    g.n = 2;
+    g.x = std::move(x);
+    g.y = std::move(y);
+    return max_element_aspect(g);
+  };
+  const double c = std::cos(0.3), s = std::sin(0.3);
+  EXPECT_NEAR(shape({0, c, -s, c - s}, {0, s, c, s + c}), 1.0, 1e-12);
+  const double h = std::sqrt(3.0) / 2;
+  EXPECT_NEAR(shape({0, 1, 0.5, 1.5}, {0, 0, h, h}), std::sqrt(3.0), 1e-12);
+}
+
 TEST(Refinement, SharedNodesAgreeBitForBit) {
   for (const char* name : {"unit_square_unstructured.msh", "l_shape.msh", "unit_square_4x2.msh"}) {
     const CoarseMesh mesh = read_msh(mesh_path(name));

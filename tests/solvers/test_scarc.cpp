@@ -98,14 +98,15 @@ TEST(ScaRC, AnisotropicMacrosNeedFewIterationsWithTheLineSmoother) {
   }
 }
 
-TEST(ScaRC, AutoSmootherTakesJacobiOnSquaresOnlyAndStaysRobust) {
-  // solver.local.smoother = auto: the 2x2 square's macros are squares (Jacobi, as few iterations
-  // as aditrigs, independent of the level); the strips keep the line smoother and its iteration
-  // counts (the test above), the 4x2 square's 2:1 rectangles too.
+TEST(ScaRC, AutoSmootherTakesJacobiOnShapeRegularElementsOnlyAndStaysRobust) {
+  // solver.local.smoother = auto: the squares of the 2x2 square take Jacobi (as few iterations as
+  // aditrigs, independent of the level), and so do the 4x2 square's 2:1 rectangles and the
+  // unstructured quadrilaterals (aspect <= kJacobiAspectLimit), with a bounded iteration count;
+  // the strips keep the line smoother and its iteration counts (the test above).
   int lowest = 1000, highest = 0;
   for (int level = 3; level <= 7; ++level) {
     PoissonParams p = params("unit_square_2x2.msh", "exp_sin", level);
-    p.multigrid.isotropic_jacobi = true;
+    p.multigrid.auto_smoother = true;
     const PoissonResult r = solve(p);
     EXPECT_NE(r.description.find("jacobi"), std::string::npos) << r.description;
     lowest = std::min(lowest, r.solve.iterations);
@@ -116,14 +117,21 @@ TEST(ScaRC, AutoSmootherTakesJacobiOnSquaresOnlyAndStaysRobust) {
   // The Schwarz damping follows the local smoother (schwarz_damping): 1 with Jacobi, whose one
   // V-cycle under-solves; the 0.7 of the accurate line smoothers costs Jacobi iterations.
   PoissonParams damped = params("unit_square_2x2.msh", "exp_sin", 7);
-  damped.multigrid.isotropic_jacobi = true;
+  damped.multigrid.auto_smoother = true;
   const int undamped_iterations = solve(damped).solve.iterations;
   damped.multigrid.damping = 0.7;
   EXPECT_LT(undamped_iterations, solve(damped).solve.iterations);
-  for (const char* mesh : {"strip_ar10.msh", "strip_ar100.msh", "unit_square_4x2.msh"}) {
+  for (const char* mesh : {"unit_square_4x2.msh", "unit_square_unstructured.msh"}) {
+    PoissonParams p = params(mesh, "exp_sin", 6);
+    p.multigrid.auto_smoother = true;
+    const PoissonResult r = solve(p);
+    EXPECT_NE(r.description.find("jacobi"), std::string::npos) << mesh;
+    EXPECT_LE(r.solve.iterations, 14) << mesh;  // measured 11 and 8 (1 rank)
+  }
+  for (const char* mesh : {"strip_ar10.msh", "strip_ar100.msh"}) {
     PoissonParams p = params(mesh, "exp_sin", 6);
     const PoissonResult line = solve(p);
-    p.multigrid.isotropic_jacobi = true;
+    p.multigrid.auto_smoother = true;
     const PoissonResult automatic = solve(p);
     EXPECT_NE(automatic.description.find("aditrigs"), std::string::npos) << mesh;
     EXPECT_EQ(automatic.solve.iterations, line.solve.iterations) << mesh;

@@ -32,7 +32,7 @@ GlobalMultigridParams velocity_multigrid(GlobalMultigridParams mg, const Velocit
   mg.local.smoother = s.type;
   mg.local.ordering = s.ordering;
   mg.local.damping = s.damping;
-  mg.isotropic_jacobi = false;  // the velocity smoother is named by its own keys
+  mg.auto_smoother = false;  // the velocity smoother is named by its own keys
   return mg;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "mesh/mesh_error.hpp"
@@ -96,6 +97,25 @@ MacroGeometry refine_macro(const CoarseMesh& mesh, const ChartMap& charts, int c
     }
   }
   return g;
+}
+
+double max_element_aspect(const MacroGeometry& g) {
+  const int n = g.n;
+  double worst = 1.0;
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const std::size_t p = static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * n;
+      const std::size_t e = p + 1, north = p + n, ne = north + 1;
+      // Derivatives of the bilinear map at the element centre (reference square [0, 1]^2).
+      const double x_s = 0.5 * ((g.x[e] - g.x[p]) + (g.x[ne] - g.x[north]));
+      const double y_s = 0.5 * ((g.y[e] - g.y[p]) + (g.y[ne] - g.y[north]));
+      const double x_t = 0.5 * ((g.x[north] - g.x[p]) + (g.x[ne] - g.x[e]));
+      const double y_t = 0.5 * ((g.y[north] - g.y[p]) + (g.y[ne] - g.y[e]));
+      const double a = x_s * x_s + y_s * y_s, c = x_t * x_t + y_t * y_t, b = x_s * x_t + y_s * y_t;
+      const double mean = 0.5 * (a + c), radius = std::hypot(0.5 * (a - c), b);
+      worst = std::max(worst, std::sqrt((mean + radius) / (mean - radius)));
+    }
+  return worst;
 }
 
 }  // namespace quilt

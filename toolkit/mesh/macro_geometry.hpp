@@ -22,4 +22,9 @@ struct MacroGeometry {
 
 MacroGeometry refine_macro(const CoarseMesh& mesh, const ChartMap& charts, int cell, int level);
 
+/// The largest aspect ratio of the macro's elements: sqrt(lambda_max / lambda_min) of the metric
+/// J^T J of the bilinear map at each element's centre (the ratio of the sides of a rectangle;
+/// skew raises it too). 1 for a grid of squares.
+double max_element_aspect(const MacroGeometry& g);
+
 }  // namespace quilt

@@ -74,7 +74,13 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
 
 accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
   accel::LocalSolverParams local = params_.local;
-  if (params_.isotropic_jacobi && accel::is_isotropic(hierarchy_->level(l).zones)) {
+  bool shape_regular = params_.auto_smoother;
+  for (int m = 0; shape_regular && m < hierarchy_->mesh().num_local(); ++m)
+    shape_regular = max_element_aspect(hierarchy_->geometry(l, m)) <= kJacobiAspectLimit;
+  // One choice on every rank: the solver does not depend on the partition.
+  if (params_.auto_smoother)
+    shape_regular = hierarchy_->comm().max(shape_regular ? 0.0 : 1.0) == 0.0;
+  if (shape_regular) {
     local.smoother = accel::SmootherType::jacobi;
     local.ordering = accel::natural_order(local.smoother, local.target);
     local.damping.reset();
@@ -269,7 +275,7 @@ std::string GlobalMultigrid::description() const {
   s << "ScaRC V(" << params_.pre_smooth << "," << params_.post_smooth << ") levels "
     << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << damping_.back()
     << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
-    << " Schwarz; local" << (params_.isotropic_jacobi ? " (auto)" : "") << ": "
+    << " Schwarz; local" << (params_.auto_smoother ? " (auto)" : "") << ": "
     << (local_.back() ? local_.back()->description() : std::string("none (direct)"));
   return s.str();
 }

@@ -35,11 +35,20 @@ struct GlobalMultigridParams {
   int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
   accel::LocalSolverParams local;
   /// solver.local.smoother = auto: damped Jacobi (in its natural order, default damping) on the
-  /// global levels whose macros all carry an isotropic constant stencil (accel::is_isotropic:
-  /// squares), where it smooths as well as a line smoother at a third of the cost per cycle;
-  /// local.smoother everywhere else (anisotropic, non-affine or variable-coefficient macros).
-  bool isotropic_jacobi = false;
+  /// global levels whose elements all have an aspect ratio of at most kJacobiAspectLimit
+  /// (max_element_aspect), where it smooths well enough at a third of a line smoother's cost per
+  /// cycle; local.smoother (aditrigs) on the others. Meant for isotropic operators (the Poisson
+  /// problem, the pressure Laplacian): the elements' shape is then the operator's anisotropy.
+  bool auto_smoother = false;
 };
+
+/// The aspect ratio up to which solver.local.smoother = auto takes Jacobi. Measured with CG on the
+/// Poisson problem, strips of 4 macros at L = 8, Jacobi against aditrigs: aspect 2: 8 against 5
+/// iterations, set-up + solve 0.13 against 0.15 s; 3: 11 against 6, 0.14 against 0.16 s; 4: 23
+/// against 6, 0.23 against 0.16 s; 6: no convergence in 200. The unstructured square (aspect
+/// up to 2.24) takes Jacobi: 9-11 iterations against 7 at L = 5..8, 20 % less time; the L-shape
+/// (3.3) keeps aditrigs.
+inline constexpr double kJacobiAspectLimit = 2.5;
 
 /// The default omega of the Schwarz step for a level whose local solves use smoother `local`.
 /// Additive Schwarz over macros that share their edge nodes overshoots there when the local
@@ -100,7 +109,7 @@ class GlobalMultigrid final : public Preconditioner {
   /// on entry (the first defect is then W b, without the product).
   template <int Lanes>
   void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, bool x_is_zero);
-  /// The local solver's parameters on global level l (params.isotropic_jacobi decides there).
+  /// The local solver's parameters on global level l (params.auto_smoother decides there).
   accel::LocalSolverParams local_params(int l) const;
   /// The local solver's levels for global level l, coarsest first; `fine`: level l's local
   /// matrix.

@@ -51,13 +51,15 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   // Dirichlet values of the exact solution.
   const auto rhs_start = Clock::now();
   LevelVector b(finest.matrix.rows()), x(finest.matrix.rows(), 0.0);
-  const std::vector<MacroGeometry> geometry = refine_local_macros(dm, L);
-  for (int m = 0; m < dm.num_local(); ++m) assemble_load(geometry[m], exact.f, b.data() + m * nn);
+  const auto geometry = [&hierarchy, L](int m) -> const MacroGeometry& {
+    return hierarchy.geometry(L, m);
+  };
+  for (int m = 0; m < dm.num_local(); ++m) assemble_load(geometry(m), exact.f, b.data() + m * nn);
   finest.shared->sum(b.data());
   for (int m = 0; m < dm.num_local(); ++m)
     for (std::size_t r = 0; r < nn; ++r)
       if (finest.dirichlet[m * nn + r]) {
-        const double g = exact.u(geometry[m].x[r], geometry[m].y[r]);
+        const double g = exact.u(geometry(m).x[r], geometry(m).y[r]);
         b[m * nn + r] = g;
         x[m * nn + r] = g;
       }
@@ -87,7 +89,7 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   SquaredErrors err;
   for (int m = 0; m < dm.num_local(); ++m) {
     const SquaredErrors e =
-        q1_squared_errors(geometry[m], x.data() + m * nn, exact.u, exact.du_dx, exact.du_dy);
+        q1_squared_errors(geometry(m), x.data() + m * nn, exact.u, exact.du_dx, exact.du_dy);
     err.l2 += e.l2;
     err.h1_semi += e.h1_semi;
   }
