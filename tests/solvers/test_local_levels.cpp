@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 
 #include "accel/cpu/galerkin.hpp"
 #include "fem/scalar_assembly.hpp"
@@ -107,4 +109,48 @@ TEST(LocalLevels, DirichletRowsStayUnitRowsOnEveryLevel) {
     }
     EXPECT_GT(unit_rows, 0);
   }
+}
+
+// The local matrix made in the hierarchy's own storage (LevelHierarchy::with_local_matrix, the
+// set-up of every local solver) is bitwise local_matrix(l), and the type-0 matrix is bitwise
+// itself again afterwards, also when the callback throws; on the unstructured square too, whose
+// macros share edges in every orientation.
+TEST(LocalLevels, LocalMatrixInPlaceIsTheCopyAndTheTypeZeroMatrixComesBack) {
+  const Fixture f;
+  const Communicator comm;
+  const DistributedMesh unstructured =
+      distribute(read_msh(mesh_path("unit_square_unstructured.msh")), {}, comm);
+  const LevelHierarchy hierarchies[] = {
+      f.build(true, true, false),
+      LevelHierarchy(unstructured, comm, kLevel,
+                     std::vector<bool>(unstructured.mesh.part_names.size(), true),
+                     [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
+                       add_laplacian(g, A, m);
+                     })};
+  const auto same_bits = [](const accel::BandedMatrix<double>& a,
+                            const accel::BandedMatrix<double>& b) {
+    for (int k = 0; k < accel::kBands; ++k)
+      if (a.band[k].size() != b.band[k].size() ||
+          std::memcmp(a.band[k].data(), b.band[k].data(), a.band[k].size() * sizeof(double)) != 0)
+        return false;
+    return true;
+  };
+  for (const LevelHierarchy& h : hierarchies)
+    for (int l : {1, 3, kLevel}) {
+      const accel::BandedMatrix<double> type0 = h.level(l).matrix;
+      const accel::BandedMatrix<double> local = h.local_matrix(l);
+      ASSERT_FALSE(same_bits(type0, local)) << "level " << l;
+      bool called = false;
+      h.with_local_matrix(l, [&](const accel::BandedMatrix<double>& A) {
+        called = true;
+        EXPECT_TRUE(same_bits(A, local)) << "level " << l;
+      });
+      EXPECT_TRUE(called);
+      EXPECT_TRUE(same_bits(h.level(l).matrix, type0)) << "level " << l;
+      EXPECT_THROW(
+          h.with_local_matrix(
+              l, [](const accel::BandedMatrix<double>&) { throw std::runtime_error("x"); }),
+          std::runtime_error);
+      EXPECT_TRUE(same_bits(h.level(l).matrix, type0)) << "level " << l << " after a throw";
+    }
 }

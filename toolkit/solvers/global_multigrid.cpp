@@ -45,18 +45,18 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     w = level.shared->shared_inverse_multiplicity();
     for (double& v : w.values) v = std::sqrt(v);
   }
-  // The local solvers finest first, and the work vectors after them: the peak memory of a
-  // Poisson solve falls here, while the finest level's double local matrix exists, and the
-  // coarser levels' solvers and the vectors need not exist beside it.
+  // The local solvers finest first, then the work vectors.
   for (int l = finest; l > params_.coarse_level; --l) {
-    // Made for the set-up and dropped: the local solver keeps its own (converted) copy.
-    const accel::BandedMatrix<double> fine = hierarchy.local_matrix(l);
-    local_levels_[l] =
-        std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
     const accel::LocalSolverParams local = local_params(l);
     damping_[l] = params_.damping.value_or(schwarz_damping(local.smoother));
     local_[l] = accel::make_local_solver(local);
-    local_[l]->setup(local_matrices(l, fine));
+    // The local matrix for the set-up only (the local solver keeps its own converted copy), made
+    // in the hierarchy's storage of level l: no copy of the bands.
+    hierarchy.with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
+      local_levels_[l] =
+          std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
+      local_[l]->setup(local_matrices(l, fine));
+    });
   }
   for (int l = 0; l <= finest; ++l) {
     const std::size_t size = hierarchy.level(l).matrix.rows();
@@ -98,9 +98,10 @@ std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(
 
 void GlobalMultigrid::update() {
   for (int l = params_.coarse_level + 1; l <= hierarchy_->finest(); ++l) {
-    const accel::BandedMatrix<double> fine = hierarchy_->local_matrix(l);
-    local_levels_[l]->update(fine);
-    local_[l]->update(local_matrices(l, fine));
+    hierarchy_->with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
+      local_levels_[l]->update(fine);
+      local_[l]->update(local_matrices(l, fine));
+    });
   }
   coarse_->update();
 }

@@ -82,6 +82,26 @@ accel::BandedMatrix<double> LevelHierarchy::local_matrix(int l) const {
   return out;
 }
 
+LevelHierarchy::EdgeRows LevelHierarchy::save_edge_rows(const accel::BandedMatrix<double>& A) {
+  EdgeRows saved;
+  const int n = A.n;
+  for (int m = 0; m < A.macros; ++m)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; i += (j == 0 || j == n - 1 || i == n - 1) ? 1 : n - 1)
+        saved.rows.push_back(m * A.rows_per_macro() + static_cast<std::size_t>(j) * n + i);
+  saved.values.resize(saved.rows.size() * accel::kBands);
+  for (int k = 0; k < accel::kBands; ++k)
+    for (std::size_t r = 0; r < saved.rows.size(); ++r)
+      saved.values[k * saved.rows.size() + r] = A.band[k][saved.rows[r]];
+  return saved;
+}
+
+void LevelHierarchy::restore_edge_rows(const EdgeRows& saved, accel::BandedMatrix<double>& A) {
+  for (int k = 0; k < accel::kBands; ++k)
+    for (std::size_t r = 0; r < saved.rows.size(); ++r)
+      A.band[k][saved.rows[r]] = saved.values[k * saved.rows.size() + r];
+}
+
 void LevelHierarchy::finish_local_matrix(int l, accel::BandedMatrix<double>& A) const {
   const GlobalLevel& level = levels_[l];
   level.shared->make_local_matrices(A);

@@ -69,8 +69,27 @@ class LevelHierarchy {
   /// The local matrix of level l (design.md §2): the type-0 matrix with the rows of shared nodes
   /// summed over the macros that share them (the centre and the couplings along a shared edge),
   /// Dirichlet rows as unit rows. Made on demand: the local layer keeps its own converted copy,
-  /// and a stored one was 96 of the 563 bytes per node of a Poisson solve.
+  /// and a stored one was 96 of the 563 bytes per node of a Poisson solve (the solver's set-up
+  /// makes it in place instead: with_local_matrix).
   accel::BandedMatrix<double> local_matrix(int l) const;
+  /// Calls use(A) with A bitwise local_matrix(l), made in the storage of level l's type-0 matrix
+  /// and turned back into it afterwards, bitwise, also if use throws: only the rows on the macros'
+  /// edges differ between the two, and they are saved and restored. A local solver's set-up
+  /// then needs no copy of the bands (72 bytes per node to fault in and fill). use must not read
+  /// level(l).matrix otherwise.
+  template <class Use>
+  void with_local_matrix(int l, Use&& use) const {
+    accel::BandedMatrix<double>& A = const_cast<accel::BandedMatrix<double>&>(levels_[l].matrix);
+    const EdgeRows saved = save_edge_rows(A);
+    struct Restore {
+      const LevelHierarchy* h;
+      accel::BandedMatrix<double>* A;
+      const EdgeRows* saved;
+      ~Restore() { h->restore_edge_rows(*saved, *A); }
+    } restore{this, &A, &saved};
+    finish_local_matrix(l, A);
+    use(static_cast<const accel::BandedMatrix<double>&>(A));
+  }
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
@@ -83,6 +102,13 @@ class LevelHierarchy {
  private:
   /// A = the type-0 matrix of level l -> its local matrix, in place.
   void finish_local_matrix(int l, accel::BandedMatrix<double>& A) const;
+  /// The rows of every macro's four edges (first and last grid line and column), all bands.
+  struct EdgeRows {
+    std::vector<std::size_t> rows;
+    std::vector<double> values;  ///< band-major: values[k * rows.size() + r]
+  };
+  static EdgeRows save_edge_rows(const accel::BandedMatrix<double>& A);
+  static void restore_edge_rows(const EdgeRows& saved, accel::BandedMatrix<double>& A);
 
   const DistributedMesh* dm_;
   const Communicator* comm_;
