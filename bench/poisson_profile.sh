@@ -37,10 +37,10 @@ setup:right-hand side|assemble_load
 solve:local solves|CpuLocalMultigrid<.*>::solve
 solve:coarse solve|CoarseGridSolver::solve
 solve:shared-node sums|SharedNodes::sum
-solve:global defects|LevelOperator::apply|LevelOperator::weighted_defect
+solve:global defects (products with their sweep)|LevelOperator::apply|LevelOperator::weighted_defect
 solve:transfers|restrict_transpose|prolongate
-solve:dot products|SharedNodes::dot
-solve:vector work (axpy, filter, scale)|solve_krylov|GlobalMultigrid::cycle|GlobalMultigrid::smooth
+solve:dot products and CG updates|SharedNodes::dot|LevelOperator::update_dot|LevelOperator::filter_dot
+solve:vector work (Schwarz updates, xpby)|solve_krylov|GlobalMultigrid::cycle|GlobalMultigrid::smooth
 post:errors and checksum|q1_squared_errors|fnv1a
 '
 
