@@ -12,6 +12,7 @@
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
 #include "solvers/global_multigrid.hpp"
+#include "solvers/solver_error.hpp"
 
 using namespace quilt;
 
@@ -96,6 +97,23 @@ TEST_P(LevelOperatorTest, CycleFromZeroDoesNotReadItsOutputVector) {
     EXPECT_TRUE(same_bits(from_zeros, from_nans)) << "pre_smooth " << pre_smooth;
     for (double v : from_nans) ASSERT_TRUE(std::isfinite(v)) << "pre_smooth " << pre_smooth;
   }
+}
+
+TEST_P(LevelOperatorTest, AMultigridForOneOperatorSolvesTheSameAndRefusesUpdates) {
+  const Fixture f(GetParam());
+  GlobalMultigridParams params;
+  params.coarse_level = 2;
+  GlobalMultigrid updatable(f.h, params);
+  params.updatable = false;
+  GlobalMultigrid once(f.h, params);
+  LevelVector d = f.field(2.5, 1.5);
+  updatable.finest_operator().filter(d);
+  LevelVector c1, c2;
+  updatable.apply(d, c1);
+  once.apply(d, c2);
+  EXPECT_TRUE(same_bits(c1, c2));
+  EXPECT_NO_THROW(updatable.update());
+  EXPECT_THROW(once.update(), SolverError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Meshes, LevelOperatorTest,

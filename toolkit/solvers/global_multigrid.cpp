@@ -7,6 +7,7 @@
 #include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
+#include "solvers/solver_error.hpp"
 
 namespace quilt {
 namespace {
@@ -57,6 +58,8 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
           std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
       local_[l]->setup(local_matrices(l, fine));
     });
+    // Their storage is for update(); dropped here, later allocations reuse its pages.
+    if (!params_.updatable) local_levels_[l].reset();
   }
   for (int l = 0; l <= finest; ++l) {
     const std::size_t size = hierarchy.level(l).matrix.rows();
@@ -97,6 +100,10 @@ std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(
 }
 
 void GlobalMultigrid::update() {
+  if (!params_.updatable)
+    throw SolverError(
+        "GlobalMultigrid::update: set up with updatable = false, its local coarse levels were "
+        "dropped after the set-up");
   for (int l = params_.coarse_level + 1; l <= hierarchy_->finest(); ++l) {
     hierarchy_->with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
       local_levels_[l]->update(fine);

@@ -40,6 +40,10 @@ struct GlobalMultigridParams {
   /// cycle; local.smoother (aditrigs) on the others. Meant for isotropic operators (the Poisson
   /// problem, the pressure Laplacian): the elements' shape is then the operator's anisotropy.
   bool auto_smoother = false;
+  /// false: a multigrid for one operator (quilt-poisson). The local coarse levels, kept for
+  /// update(), are dropped after the set-up (24 of ~360 bytes per node; the vectors made after
+  /// them reuse the pages), and update() throws SolverError.
+  bool updatable = true;
 };
 
 /// The aspect ratio up to which solver.local.smoother = auto takes Jacobi. Measured with CG on the
