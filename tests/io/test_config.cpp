@@ -427,6 +427,9 @@ TEST(ConfigKeys, TheShippedConfigurationsAreAccepted) {
     EXPECT_EQ(p.level, 7);
     EXPECT_EQ(p.coarse_threshold, 4000u);
     EXPECT_DOUBLE_EQ(p.krylov.rel_tol, 1e-8);
+    // solver.local.smoother = auto: aditrigs wherever the elements do not pick Jacobi.
+    EXPECT_TRUE(p.multigrid.auto_smoother);
+    EXPECT_EQ(p.multigrid.local.smoother, accel::SmootherType::aditrigs);
   }
   for (const std::string name : {"cavity.ini", "dfg_2d1.ini", "dfg_re100_steady.ini"}) {
     SCOPED_TRACE(name);
@@ -620,18 +623,9 @@ TEST(ConfigKeys, TheOrderingsFollowTheTargetUnlessNamed) {
   EXPECT_EQ(gs.params.velocity_smoother.ordering, accel::SweepOrder::colour);
 }
 
-// solver.local.smoother = auto (the shipped poisson.ini): Jacobi where the macros are squares,
-// aditrigs elsewhere, each with its own damping, so a damping key is refused with it.
+// solver.local.smoother = auto (the shipped poisson.ini) picks Jacobi or aditrigs per level, each
+// with its own damping, so a damping key is refused with it; the flows do not use it.
 TEST(ConfigKeys, TheAutoSmootherTakesNoDamping) {
-  const Communicator comm;
-  Config config("quilt-poisson", "test");
-  declare_poisson_keys(config);
-  ASSERT_EQ(error_of(parse_error(config, {"--config", kConfigs + "poisson.ini"})),
-            "(no ConfigError)");
-  PoissonParams p;
-  ASSERT_EQ(config_error([&] { p = read_poisson_params(config, comm); }), "(no ConfigError)");
-  EXPECT_TRUE(p.multigrid.auto_smoother);
-  EXPECT_EQ(p.multigrid.local.smoother, accel::SmootherType::aditrigs);
   const std::string what =
       read_error("poisson", {"--solver.local.smoother=auto", "--solver.local.damping=0.8"});
   EXPECT_NE(what.find(in_quotes("solver.local.damping")), std::string::npos) << what;
