@@ -77,17 +77,15 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
 
 accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
   accel::LocalSolverParams local = params_.local;
-  bool shape_regular = params_.auto_smoother;
+  if (!params_.auto_smoother) return local;
+  bool shape_regular = true;
   for (int m = 0; shape_regular && m < hierarchy_->mesh().num_local(); ++m)
     shape_regular = max_element_aspect(hierarchy_->geometry(l, m)) <= kJacobiAspectLimit;
   // One choice on every rank: the solver does not depend on the partition.
-  if (params_.auto_smoother)
-    shape_regular = hierarchy_->comm().max(shape_regular ? 0.0 : 1.0) == 0.0;
-  if (shape_regular) {
-    local.smoother = accel::SmootherType::jacobi;
-    local.ordering = accel::natural_order(local.smoother, local.target);
-    local.damping.reset();
-  }
+  if (hierarchy_->comm().max(shape_regular ? 0.0 : 1.0) != 0.0) return local;
+  local.smoother = accel::SmootherType::jacobi;
+  local.ordering = accel::natural_order(local.smoother, local.target);
+  local.damping.reset();
   return local;
 }
 
@@ -281,8 +279,10 @@ KrylovResult GlobalMultigrid::solve(const LevelVector& b, LevelVector& x,
 std::string GlobalMultigrid::description() const {
   std::ostringstream s;
   s << "ScaRC V(" << params_.pre_smooth << "," << params_.post_smooth << ") levels "
-    << params_.coarse_level << ".." << hierarchy_->finest() << ", damping " << damping_.back()
-    << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
+    << params_.coarse_level << ".." << hierarchy_->finest();
+  // The finest level's Schwarz damping (none where that level is solved directly).
+  if (local_.back()) s << ", damping " << damping_.back();
+  s << ", " << (params_.combination == SchwarzCombination::symmetric ? "symmetric" : "averaged")
     << " Schwarz; local" << (params_.auto_smoother ? " (auto)" : "") << ": "
     << (local_.back() ? local_.back()->description() : std::string("none (direct)"));
   return s.str();
