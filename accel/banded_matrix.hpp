@@ -49,6 +49,16 @@ struct BandedMatrix {
   BandedMatrix(int macros_, int n_) : macros(macros_), n(n_) {
     for (auto& b : band) b.assign(rows(), T(0));
   }
+  /// The shape of a batch without band storage, for a batch whose every macro is zoned
+  /// (accel/stencil_zones.hpp): its kernels, given the zones, read no band.
+  static BandedMatrix shape_only(int macros_, int n_) {
+    BandedMatrix A;
+    A.macros = macros_;
+    A.n = n_;
+    return A;
+  }
+  /// False for a shape_only batch.
+  bool has_bands() const { return band[0].size() == rows(); }
   std::size_t rows_per_macro() const { return static_cast<std::size_t>(n) * n; }
   std::size_t rows() const { return rows_per_macro() * macros; }
 

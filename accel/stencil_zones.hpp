@@ -73,14 +73,20 @@ struct StencilZones {
   template <class U>
   StencilZones<U> converted() const {
     StencilZones<U> out;
-    out.macros = macros;
-    out.n = n;
-    out.zoned = zoned;
-    out.zones.resize(zones.size());
+    out.assign(*this);
+    return out;
+  }
+  /// The zones of `source` converted to T (exact, as converted()), in this storage: no
+  /// allocation when it had the same shape.
+  template <class U>
+  void assign(const StencilZones<U>& source) {
+    macros = source.macros;
+    n = source.n;
+    zoned = source.zoned;
+    zones.resize(source.zones.size());
     for (std::size_t m = 0; m < zones.size(); ++m)
       for (std::size_t z = 0; z < zones[m].size(); ++z)
-        for (int k = 0; k < kBands; ++k) out.zones[m][z][k] = static_cast<U>(zones[m][z][k]);
-    return out;
+        for (int k = 0; k < kBands; ++k) zones[m][z][k] = static_cast<T>(source.zones[m][z][k]);
   }
 };
 

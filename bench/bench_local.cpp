@@ -11,7 +11,8 @@
 //       level, in double and float.
 // Every working set is a multiple of the last-level cache, so the figures are memory figures.
 //
-//   quilt-bench-local [--quick]     --quick: small sizes and few repetitions (a smoke run)
+//   quilt-bench-local [--quick] [--kernels]
+//       --quick: small sizes and few repetitions (a smoke run); --kernels: the triad and (3) only
 //   quilt-bench-local --cycle SMOOTHER ORDERING PRE POST LEVEL MACROS PRECISION COARSE REPS
 //       one Markdown row: the best-of-REPS seconds of one local solve (defect in, one V(PRE,
 //       POST) cycle on levels COARSE..LEVEL, correction out) on MACROS band-path Q1 macros; the
@@ -42,6 +43,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Config {
   bool quick = false;
+  bool kernels_only = false;    ///< --kernels: the triad and the kernel table only
   std::size_t working_set = 0;  ///< bytes each measurement streams through
   int reps = 0;
   int cycle_reps = 0;
@@ -177,7 +179,7 @@ BandedMatrix<T> banded_only(BandedMatrix<T> A) {
 /// Seconds of one call of each kernel on A (bands or zones as A's detection gives).
 template <class T>
 struct KernelTimes {
-  double spmv, defect, jacobi, line;
+  double spmv, defect, jacobi, line, line_x, line_y;
 };
 
 template <class T>
@@ -199,12 +201,16 @@ KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A) {
     cpu::jacobi_sweep(A, zones, inv.data(), T(0.7), b.data(), x.data(), y.data());
     keep(y.data());
   });
-  auto line = cpu::make_smoother(
-      A, {quilt::accel::SmootherType::aditrigs, quilt::accel::SweepOrder::lexicographic, 1.0});
-  t.line = best_seconds(cfg.reps, [&] {
-    line->smooth(A, b.data(), y.data(), 1, cpu::SweepDirection::forward, false);
-    keep(y.data());
-  });
+  const auto sweep_seconds = [&](quilt::accel::SmootherType type) {
+    auto line = cpu::make_smoother(A, {type, quilt::accel::SweepOrder::lexicographic, 1.0});
+    return best_seconds(cfg.reps, [&] {
+      line->smooth(A, b.data(), y.data(), 1, cpu::SweepDirection::forward, false);
+      keep(y.data());
+    });
+  };
+  t.line = sweep_seconds(quilt::accel::SmootherType::aditrigs);
+  t.line_x = sweep_seconds(quilt::accel::SmootherType::trigs_x);
+  t.line_y = sweep_seconds(quilt::accel::SmootherType::trigs_y);
   return t;
 }
 
@@ -230,6 +236,8 @@ void kernel_rows(const Config& cfg, double triad, const char* precision) {
   const Kernel kernels[] = {{"SpMV y = A x", v.spmv, z.spmv, 11, 2},
                             {"defect d = b - A x", v.defect, z.defect, 12, 3},
                             {"Jacobi sweep", v.jacobi, z.jacobi, 13, 3},
+                            {"TRIGS sweep, x-lines", v.line_x, z.line_x, 12, 3},
+                            {"TRIGS sweep, y-lines", v.line_y, z.line_y, 12, 3},
                             {"ADI-TRIGS sweep (x and y lines)", v.line, z.line, 24, 6}};
   for (const Kernel& k : kernels) {
     const double band_gbs = k.band_arrays * sizeof(T) * rows / k.band_seconds;
@@ -343,11 +351,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       cfg.quick = true;
+    } else if (std::strcmp(argv[i], "--kernels") == 0) {
+      cfg.kernels_only = true;
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--quick]\n       %s --cycle SMOOTHER ORDERING PRE POST LEVEL "
-                   "MACROS PRECISION COARSE REPS\n",
-                   argv[0], argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--quick] [--kernels]\n       %s --cycle SMOOTHER ORDERING PRE POST LEVEL "
+          "MACROS PRECISION COARSE REPS\n",
+          argv[0], argv[0]);
       return 2;
     }
   }
@@ -378,6 +389,10 @@ int main(int argc, char** argv) {
       "| triad, write-allocate counted (4 arrays) | - | double | - | 3 x %.0f MiB | %.2f GB/s "
       "| - |\n",
       array_bytes / 1048576.0, triad * 4.0 / 3.0 * 1e-9);
+  if (cfg.kernels_only) {
+    kernel_table(cfg, triad);
+    return 0;
+  }
 
   struct Row {
     int level;

@@ -91,9 +91,8 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
     l.n = src.n;
     l.rows = src.rows();
     l.dirichlet = unit_rows(src);
-    shape_lane(l, k, l.lane[0]);  // lane 1 waits for the first solve_pair
-    if (k == 0) continue;
-    l.A = BandedMatrix<T>(src.macros, src.n);
+    shape_lane(l, k, l.lane[0]);                           // lane 1 waits for the first solve_pair
+    l.A = BandedMatrix<T>::shape_only(src.macros, src.n);  // bands where load_numbers needs them
   }
   return built;
 }
@@ -101,16 +100,28 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
 template <class T>
 void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
                                         std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu,
-                                        const char* who) const {
+                                        const char* who) {
+  StencilZones<double>& zones = source_zones_;
   for (std::size_t k = 1; k < levels.size(); ++k) {
     Level& l = into[k];
-    l.A.assign(*levels[k]);
-    detect_stencil_zones(l.A, l.zones);
+    const BandedMatrix<double>& src = *levels[k];
+    // The zones of src are zones of its conversion (equal doubles round to equal T). A level
+    // whose every macro is zoned is swept from the zones alone where the smoother can: no bands
+    // in T are made, converted or read (FEAST's constant-stencil macros).
+    detect_stencil_zones(src, zones);
+    l.zones.assign(zones);
+    if (!cpu::sweeps_from_zones(params_.smoother) || !l.zones.all()) {
+      if (!l.A.has_bands()) l.A = BandedMatrix<T>(src.macros, src.n);
+      l.A.assign(src);
+    } else if (l.A.has_bands()) {
+      l.A = BandedMatrix<T>::shape_only(src.macros, src.n);
+    }
     try {
       if (l.smoother)
-        l.smoother->update(l.A);
+        l.smoother->update(l.A, l.zones);
       else
-        l.smoother = cpu::make_smoother(l.A, {params_.smoother, params_.ordering, params_.omega()});
+        l.smoother =
+            cpu::make_smoother(l.A, l.zones, {params_.smoother, params_.ordering, params_.omega()});
     } catch (const AccelError& e) {
       throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
     }

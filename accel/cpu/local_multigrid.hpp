@@ -46,6 +46,9 @@ class CpuLocalMultigrid final : public LocalSolver {
 
   /// Dirichlet rows of level k (0 = coarsest), macro offsets included, as found by setup().
   const std::vector<std::size_t>& dirichlet_rows(int k) const { return levels_[k].dirichlet; }
+  /// Whether level k (0 = coarsest) keeps its matrix in bands of T: false on the coarsest level
+  /// and where the smoother sweeps every macro from its zones (Jacobi, all macros zoned).
+  bool has_bands(int k) const { return levels_[k].A.has_bands(); }
 
  private:
   /// One right-hand side's vectors on a level: lane 0 serves solve(), lanes 0 and 1 solve_pair().
@@ -57,7 +60,9 @@ class CpuLocalMultigrid final : public LocalSolver {
     std::vector<T> d;  ///< defect
   };
   struct Level {
-    BandedMatrix<T> A;                           ///< empty on the coarsest level (it has the LU)
+    /// shape_only on the coarsest level (it has the LU) and where the smoother sweeps every
+    /// macro from its zones
+    BandedMatrix<T> A;
     StencilZones<T> zones;                       ///< of A: its constant-stencil macros
     std::unique_ptr<cpu::Smoother<T>> smoother;  ///< null on the coarsest level
     std::vector<std::size_t> dirichlet;          ///< unit rows
@@ -74,7 +79,7 @@ class CpuLocalMultigrid final : public LocalSolver {
   /// The numbers of setup() and update(): the matrices converted into `into`, their smoothers
   /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.
   void load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
-                    std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu, const char* who) const;
+                    std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu, const char* who);
   /// One V-cycle on level k for the first Lanes lanes (1 or 2), each lane with the operations
   /// and order of a cycle of its own.
   template <int Lanes>
@@ -87,6 +92,8 @@ class CpuLocalMultigrid final : public LocalSolver {
   LocalSolverParams params_;
   std::vector<Level> levels_;
   cpu::BatchedDenseLU<T> coarse_lu_;
+  /// load_numbers' zones of a level's double matrix, kept so that an update allocates nothing.
+  StencilZones<double> source_zones_;
   int macros_ = 0;
   std::vector<double> initial_norms_;
   std::vector<double> norms_;

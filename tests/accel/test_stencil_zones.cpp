@@ -5,11 +5,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/galerkin.hpp"
+#include "accel/cpu/local_multigrid.hpp"
+#include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
@@ -186,6 +190,101 @@ TYPED_TEST(ZonedKernels, SmoothersSweepTheSameOnBothPaths) {
         }
       }
   }
+}
+
+// ------------------------------------------------------------------------------------------------
+// A batch whose every macro is zoned needs no bands for Jacobi (BandedMatrix::shape_only): the
+// sweeps, the inverse diagonal and the local multigrid on such levels compute bitwise what they
+// compute from the bands; the smoothers that read bands refuse such a batch.
+
+TYPED_TEST(ZonedKernels, JacobiSweepsAShapeOnlyBatchBitwiseAsItsBands) {
+  using T = TypeParam;
+  const BandedMatrix<T> A = testing::q1_laplacian(5, mixed_macros()).template converted<T>();
+  const auto zones = detect_stencil_zones(A);
+  ASSERT_TRUE(zones.all());
+  const auto shape = BandedMatrix<T>::shape_only(A.macros, A.n);
+  ASSERT_FALSE(shape.has_bands());
+  const SmootherType jacobi = SmootherType::jacobi;
+  auto from_bands = cpu::make_smoother(A, {jacobi, SweepOrder::lexicographic, 0.7});
+  auto from_zones = cpu::make_smoother(shape, zones, {jacobi, SweepOrder::lexicographic, 0.7});
+  const auto b = testing::random_vector<T>(A.rows(), 21);
+  for (bool x_is_zero : {true, false})
+    for (int steps : {1, 2, 3}) {
+      auto x_bands = testing::random_vector<T>(A.rows(), 22);
+      auto x_zones = x_bands;
+      from_bands->smooth(A, b.data(), x_bands.data(), steps, cpu::SweepDirection::forward,
+                         x_is_zero);
+      from_zones->smooth(shape, b.data(), x_zones.data(), steps, cpu::SweepDirection::forward,
+                         x_is_zero);
+      expect_bitwise_equal(x_bands, x_zones, "jacobi from the zones");
+    }
+  // The inverse diagonal from the zones is the bands' (the guarded rows and the first sweep
+  // from x = 0 read it).
+  std::vector<T> inv_bands(A.rows()), inv_zones(A.rows());
+  cpu::inverse_diagonal(A, inv_bands);
+  cpu::inverse_diagonal(shape, zones, inv_zones);
+  expect_bitwise_equal(inv_bands, inv_zones, "inverse diagonal");
+}
+
+TEST(StencilZones, OnlyJacobiSweepsAShapeOnlyBatchAndOnlyWhenEveryMacroIsZoned) {
+  const BandedMatrix<double> A = testing::q1_laplacian(4, mixed_macros());
+  const auto shape = BandedMatrix<double>::shape_only(A.macros, A.n);
+  const auto zones = detect_stencil_zones(A);
+  for (SmootherType type :
+       {SmootherType::gs, SmootherType::trigs_x, SmootherType::aditrigs, SmootherType::ilu}) {
+    EXPECT_THROW(cpu::make_smoother(shape, zones, {type, SweepOrder::lexicographic, 0.7}),
+                 AccelError)
+        << to_string(type);
+    auto built = cpu::make_smoother(A, zones, {type, SweepOrder::lexicographic, 0.7});
+    EXPECT_THROW(built->update(shape, zones), AccelError) << to_string(type);
+  }
+  StencilZones<double> one_banded = zones;
+  one_banded.zoned[2] = 0;
+  EXPECT_THROW(
+      cpu::make_smoother(shape, one_banded, {SmootherType::jacobi, SweepOrder::lexicographic, 0.7}),
+      AccelError);
+  // A zero centre in a zone is named at the zone's first row.
+  StencilZones<double> singular = zones;
+  singular.zones[1][kMiddleZone * kZonesPerAxis + kMiddleZone][kCentre] = 0.0;
+  std::vector<double> inv(A.rows());
+  try {
+    cpu::inverse_diagonal(shape, singular, inv);
+    FAIL() << "a zero centre was accepted";
+  } catch (const AccelError& e) {
+    EXPECT_NE(std::string(e.what()).find("macro 1, node (2, 2)"), std::string::npos) << e.what();
+  }
+}
+
+template <class T>
+void expect_zoned_jacobi_levels_solve_without_bands() {
+  const testing::Hierarchy zoned = testing::galerkin_hierarchy(2, 6, mixed_macros());
+  testing::Hierarchy banded = zoned;
+  for (auto& A : banded.matrices) A.at(0, 0, 3) = -0.0;  // macro 0 takes the band path
+  LocalSolverParams p;
+  p.precision = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
+  p.smoother = SmootherType::jacobi;
+  CpuLocalMultigrid<T> from_zones(p), from_bands(p);
+  from_zones.setup(zoned.levels());
+  from_bands.setup(banded.levels());
+  for (int k = 1; k < static_cast<int>(zoned.matrices.size()); ++k) {
+    EXPECT_FALSE(from_zones.has_bands(k)) << "level " << k;
+    EXPECT_TRUE(from_bands.has_bands(k)) << "level " << k;
+  }
+  const auto d = testing::random_defect(zoned.finest(), mixed_macros(), 31);
+  std::vector<double> c_zones(d.size()), c_bands(d.size());
+  from_zones.solve(d.data(), c_zones.data());
+  from_bands.solve(d.data(), c_bands.data());
+  expect_bitwise_equal(c_zones, c_bands, "local multigrid correction");
+  // An update to numbers some smoother must read from bands makes them.
+  from_zones.update(banded.levels());
+  EXPECT_TRUE(from_zones.has_bands(1));
+  from_zones.solve(d.data(), c_zones.data());
+  expect_bitwise_equal(c_zones, c_bands, "correction after an update to band levels");
+}
+
+TEST(StencilZones, LocalMultigridSolvesZonedJacobiLevelsWithoutBands) {
+  expect_zoned_jacobi_levels_solve_without_bands<float>();
+  expect_zoned_jacobi_levels_solve_without_bands<double>();
 }
 
 }  // namespace

@@ -177,8 +177,10 @@ void CoarseNavierStokesSystem::restrict_field(const double* fine, int field) {
   // Each type-1 defect scaled to type-0, restricted and summed again on the coarser level (as
   // the global multigrid restricts).
   for (int l = velocity_->finest(); l > level_; --l) {
-    const std::vector<double>& w = velocity_->level(l).shared->inverse_multiplicity();
-    for (std::size_t i = 0; i < w.size(); ++i) scaled_[i] = fine[i] * w[i];
+    // 1 * a = a: scaling the shared nodes alone gives the dense weight's bits.
+    const SharedNodes& shared = *velocity_->level(l).shared;
+    std::copy_n(fine, shared.size(), scaled_.data());
+    shared.shared_inverse_multiplicity().scale(scaled_.data());
     LevelVector& coarse = restricted_[field][l - 1 - level_];
     accel::cpu::restrict_transpose(macros, velocity_->level(l - 1).n, scaled_.data(),
                                    coarse.data());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "mesh/macro_nodes.hpp"
 
@@ -87,24 +88,40 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
     }
   }
 
+  // The multiplicities at the shared nodes only, O(n) per macro. Every node of a copy lies in one
+  // entity (a corner, or the interior of an edge), so the rows are distinct.
   const std::size_t nn = static_cast<std::size_t>(n) * n;
-  multiplicity_.assign(size(), 1.0);
+  std::vector<std::pair<std::size_t, double>> shared_rows;
   for (const Entity& entity : entities_) {
     const int width = entity.edge ? n - 2 : 1;
     for (const Copy& c : entity.copies) {
       if (c.local < 0) continue;
       for (int p = 0; p < width; ++p)
-        multiplicity_[c.local * nn + c.base + p * c.stride] =
-            static_cast<double>(entity.copies.size());
+        shared_rows.emplace_back(c.local * nn + c.base + p * c.stride,
+                                 static_cast<double>(entity.copies.size()));
     }
   }
-  inverse_multiplicity_.resize(multiplicity_.size());
-  for (std::size_t i = 0; i < multiplicity_.size(); ++i) {
-    inverse_multiplicity_[i] = 1.0 / multiplicity_[i];
-    if (multiplicity_[i] == 1.0) continue;
-    shared_inverse_multiplicity_.rows.push_back(i);
-    shared_inverse_multiplicity_.values.push_back(inverse_multiplicity_[i]);
+  std::sort(shared_rows.begin(), shared_rows.end());
+  for (const auto& [row, count] : shared_rows) {
+    shared_multiplicity_.rows.push_back(row);
+    shared_multiplicity_.values.push_back(count);
+    shared_inverse_multiplicity_.rows.push_back(row);
+    shared_inverse_multiplicity_.values.push_back(1.0 / count);
   }
+}
+
+std::vector<double> SharedNodes::multiplicity() const {
+  std::vector<double> out(size(), 1.0);
+  for (std::size_t k = 0; k < shared_multiplicity_.rows.size(); ++k)
+    out[shared_multiplicity_.rows[k]] = shared_multiplicity_.values[k];
+  return out;
+}
+
+std::vector<double> SharedNodes::inverse_multiplicity() const {
+  std::vector<double> out(size(), 1.0);
+  for (std::size_t k = 0; k < shared_inverse_multiplicity_.rows.size(); ++k)
+    out[shared_inverse_multiplicity_.rows[k]] = shared_inverse_multiplicity_.values[k];
+  return out;
 }
 
 template <class Width, class Pack>

@@ -53,9 +53,11 @@ class SharedNodes {
   /// sum + local_dot_correction.
   double local_dot_correction(const double* x, const double* y) const;
 
-  /// Number of macros holding each node of this rank's macros (grid order, macro-major).
-  const std::vector<double>& multiplicity() const { return multiplicity_; }
-  const std::vector<double>& inverse_multiplicity() const { return inverse_multiplicity_; }
+  /// Number of macros holding each node of this rank's macros (grid order, macro-major), made on
+  /// call: the set-up and post-processing read it, the solver's sweeps the shared-node weights.
+  std::vector<double> multiplicity() const;
+  /// 1 / multiplicity(), made on call.
+  std::vector<double> inverse_multiplicity() const;
   /// inverse_multiplicity() stored at the shared nodes only (every other node's is 1).
   const SharedWeights& shared_inverse_multiplicity() const { return shared_inverse_multiplicity_; }
 
@@ -103,9 +105,8 @@ class SharedNodes {
   int n_;
   std::vector<Entity> entities_;
   std::vector<Neighbour> neighbours_;
-  std::vector<int> buffer_of_rank_;  ///< rank -> index into neighbours_ (and receive buffers)
-  std::vector<double> multiplicity_;
-  std::vector<double> inverse_multiplicity_;
+  std::vector<int> buffer_of_rank_;    ///< rank -> index into neighbours_ (and receive buffers)
+  SharedWeights shared_multiplicity_;  ///< multiplicity() at the shared nodes
   SharedWeights shared_inverse_multiplicity_;
 };
 

@@ -16,11 +16,11 @@ GaussSeidelSmoother<T>::GaussSeidelSmoother(const BandedMatrix<T>& A, double dam
       symmetric_(symmetric),
       inv_diag_(A.rows()),
       line_(A.n) {
-  refresh(A);
+  refresh(A, {});
 }
 
 template <class T>
-void GaussSeidelSmoother<T>::refresh(const BandedMatrix<T>& A) {
+void GaussSeidelSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&) {
   inverse_diagonal(A, inv_diag_);
 }
 

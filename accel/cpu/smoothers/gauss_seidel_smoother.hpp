@@ -20,7 +20,7 @@ class GaussSeidelSmoother final : public Smoother<T> {
               bool x_is_zero) override;
 
  private:
-  void refresh(const BandedMatrix<T>& A) override;
+  void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
   void sweep(const BandedMatrix<T>& A, const T* b, T* x, SweepDirection direction);
   /// Updates the nodes first, first + step, ... of x-line j of macro slot `base`.
   void update_line(const BandedMatrix<T>& A, std::size_t base, int j, int first, int step,

@@ -73,7 +73,7 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
       work_(A.rows()),
       work1_(A.rows()),
       window_(2 * static_cast<std::size_t>(A.n)) {
-  refresh(A);
+  refresh(A, {});
 }
 
 template <class T>
@@ -82,7 +82,7 @@ void IluSmoother<T>::factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factor
 }
 
 template <class T>
-void IluSmoother<T>::refresh(const BandedMatrix<T>& A) {
+void IluSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&) {
   factorise(A, factors_, window_);
 }
 

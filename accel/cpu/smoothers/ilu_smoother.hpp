@@ -40,7 +40,7 @@ class IluSmoother final : public Smoother<T> {
   static void factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factors, Window& window);
 
  private:
-  void refresh(const BandedMatrix<T>& A) override;
+  void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
   /// v[q] <- U^{-1} L^{-1} v[q] on every macro, for the Lanes vectors v[q] side by side (each as
   /// if alone: the same operations in the same order).
   template <int Lanes>

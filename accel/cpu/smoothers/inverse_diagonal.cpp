@@ -1,5 +1,6 @@
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "accel/local_solver.hpp"
@@ -13,18 +14,58 @@ std::string describe_row(int n, std::size_t row) {
          std::to_string(r / n) + ")";
 }
 
+namespace {
+
+/// 1 / d rounded to T; throws naming `row` when d is zero or not finite.
+template <class T>
+T checked_inverse(double d, int n, std::size_t row) {
+  if (d == 0.0 || !std::isfinite(d))
+    throw AccelError(describe_row(n, row) + " has a zero or non-finite diagonal entry (" +
+                     std::to_string(d) + ")");
+  return static_cast<T>(1.0 / d);
+}
+
+}  // namespace
+
 template <class T>
 void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv) {
-  for (std::size_t r = 0; r < A.rows(); ++r) {
-    const double d = A.band[kCentre][r];
-    if (d == 0.0 || !std::isfinite(d))
-      throw AccelError(describe_row(A.n, r) + " has a zero or non-finite diagonal entry (" +
-                       std::to_string(d) + ")");
-    inv[r] = static_cast<T>(1.0 / d);
+  for (std::size_t r = 0; r < A.rows(); ++r)
+    inv[r] = checked_inverse<T>(A.band[kCentre][r], A.n, r);
+}
+
+template <class T>
+void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, std::vector<T>& inv) {
+  const int n = A.n;
+  const std::size_t nn = A.rows_per_macro();
+  for (int m = 0; m < A.macros; ++m) {
+    const std::size_t base = m * nn;
+    if (!zones.is_zoned(m)) {
+      for (std::size_t r = base; r < base + nn; ++r)
+        inv[r] = checked_inverse<T>(A.band[kCentre][r], n, r);
+      continue;
+    }
+    T zone_inverse[kZonesPerAxis][kZonesPerAxis];
+    for (int zy = 0; zy < kZonesPerAxis; ++zy)
+      for (int zx = 0; zx < kZonesPerAxis; ++zx)
+        zone_inverse[zy][zx] =
+            checked_inverse<T>(zones.stencil(m, zx, zy)[kCentre], n, base + zone_row(zx, zy, n));
+    for (int j = 0; j < n; ++j) {
+      const T* z = zone_inverse[zone_of(j, n)];
+      T* row = inv.data() + base + static_cast<std::size_t>(j) * n;
+      row[0] = z[0];
+      row[1] = z[1];
+      std::fill(row + 2, row + n - 2, z[kMiddleZone]);
+      row[n - 2] = z[3];
+      row[n - 1] = z[4];
+    }
   }
 }
 
 template void inverse_diagonal(const BandedMatrix<float>&, std::vector<float>&);
 template void inverse_diagonal(const BandedMatrix<double>&, std::vector<double>&);
+template void inverse_diagonal(const BandedMatrix<float>&, const StencilZones<float>&,
+                               std::vector<float>&);
+template void inverse_diagonal(const BandedMatrix<double>&, const StencilZones<double>&,
+                               std::vector<double>&);
 
 }  // namespace quilt::accel::cpu

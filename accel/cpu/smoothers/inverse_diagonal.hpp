@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -13,6 +14,11 @@ namespace quilt::accel::cpu {
 /// node of a zero or non-finite diagonal entry.
 template <class T>
 void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv);
+/// inverse_diagonal with A's zones: the rows of a zoned macro from its zones' centre entries (the
+/// same numbers), so A may be shape_only where every macro is zoned. A zero centre is named at
+/// its zone's representative row.
+template <class T>
+void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, std::vector<T>& inv);
 
 /// "macro M, node (i, j)" of row `row` of a batch with n nodes per side, for error messages.
 std::string describe_row(int n, std::size_t row);

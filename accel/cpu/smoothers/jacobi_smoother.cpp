@@ -4,19 +4,27 @@
 
 #include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {
 
 template <class T>
-JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, double damping)
-    : Smoother<T>(A), omega_(static_cast<T>(damping)), inv_diag_(A.rows()), scratch_(A.rows()) {
-  refresh(A);
+JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
+                                  double damping)
+    : Smoother<T>(A, true),
+      omega_(static_cast<T>(damping)),
+      inv_diag_(A.rows()),
+      scratch_(A.rows()) {
+  refresh(A, zones);
 }
 
 template <class T>
-void JacobiSmoother<T>::refresh(const BandedMatrix<T>& A) {
-  inverse_diagonal(A, inv_diag_);
-  detect_stencil_zones(A, zones_);
+void JacobiSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
+  if (!A.has_bands() && !zones.all())
+    throw AccelError(
+        "Jacobi smoother: a matrix without bands (shape_only) needs every macro zoned");
+  zones_ = zones;
+  inverse_diagonal(A, zones_, inv_diag_);
 }
 
 template <class T>

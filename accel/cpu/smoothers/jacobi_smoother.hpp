@@ -14,12 +14,13 @@ namespace quilt::accel::cpu {
 template <class T>
 class JacobiSmoother final : public Smoother<T> {
  public:
-  JacobiSmoother(const BandedMatrix<T>& A, double damping);
+  /// A may be shape_only when every macro is zoned: the inverse diagonal comes from the zones.
+  JacobiSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones, double damping);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
 
  private:
-  void refresh(const BandedMatrix<T>& A) override;
+  void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
 
   T omega_;
   std::vector<T> inv_diag_;

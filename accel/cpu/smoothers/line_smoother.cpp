@@ -12,8 +12,8 @@
 namespace quilt::accel::cpu {
 
 template <class T>
-LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order,
-                              LineDirections directions)
+LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
+                              double damping, SweepOrder order, LineDirections directions)
     : Smoother<T>(A),
       omega_(static_cast<T>(damping)),
       order_(order),
@@ -30,12 +30,12 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrd
     x_strip_.resize(static_cast<std::size_t>(2 * kGroup) * (kStrip + 2) * A.n);
     b_strip_.resize(static_cast<std::size_t>(2 * kGroup) * kStrip * A.n);
   }
-  refresh(A);
+  refresh(A, zones);
 }
 
 template <class T>
-void LineSmoother<T>::refresh(const BandedMatrix<T>& A) {
-  detect_stencil_zones(A, zones_);
+void LineSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
+  zones_ = zones;
   // The factors are rounded to T once, from double.
   if (directions_ != LineDirections::y)
     factorise(A, zones_, x_inv_pivot_.data(), x_upper_.data(), false);

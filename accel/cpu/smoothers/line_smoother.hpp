@@ -30,8 +30,8 @@ enum class LineDirections { x, y, alternating };
 template <class T>
 class LineSmoother final : public Smoother<T> {
  public:
-  LineSmoother(const BandedMatrix<T>& A, double damping, SweepOrder order,
-               LineDirections directions);
+  LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones, double damping,
+               SweepOrder order, LineDirections directions);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
 
@@ -44,7 +44,7 @@ class LineSmoother final : public Smoother<T> {
   }
 
  private:
-  void refresh(const BandedMatrix<T>& A) override;
+  void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
 
   /// The tridiagonal systems of every x-line of one matrix, factorised by the Thomas algorithm,
   /// and where the sweep reads them: the couplings to the neighbouring lines (bands 0, 1, 2 and

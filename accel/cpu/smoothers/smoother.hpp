@@ -17,11 +17,17 @@
 //
 // Rows whose 8 off-diagonal entries are 0 (Dirichlet unit rows) are updated to b there; with
 // b = 0 and x = 0 at such a row, every smoother leaves x exactly 0 there.
+//
+// A smoother is given A's stencil zones (accel/stencil_zones.hpp) with A, or detects them: the
+// point and line smoothers sweep a zoned macro from its 225 numbers. Jacobi needs no more than
+// the zones, so it also takes a BandedMatrix::shape_only batch whose every macro is zoned; the
+// others factorise or sweep from the bands and refuse one.
 
 #include <memory>
 
 #include "accel/banded_matrix.hpp"
 #include "accel/smoother_type.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -56,17 +62,26 @@ class Smoother {
   /// made: nothing is allocated, and the smoother then sweeps bitwise as one built from A would.
   /// Throws AccelError when A has other macros or n than the smoother was built for, and for the
   /// numbers make_smoother rejects (the smoother is then unusable until an update succeeds).
-  void update(const BandedMatrix<T>& A);
+  void update(const BandedMatrix<T>& A) { update(A, detect_stencil_zones(A)); }
+  /// update() with A's zones as detect_stencil_zones(A) finds them (or a subset of them: a macro
+  /// left unzoned takes the band path, which computes the same).
+  void update(const BandedMatrix<T>& A, const StencilZones<T>& zones);
 
  protected:
-  explicit Smoother(const BandedMatrix<T>& A) : macros_(A.macros), n_(A.n) {}
+  /// zones_suffice: the smoother sweeps a batch of zoned macros without their bands.
+  Smoother(const BandedMatrix<T>& A, bool zones_suffice = false);
   /// update() after the shape check. The constructors call it as well, so that a smoother built
   /// from A and one updated with A compute the same.
-  virtual void refresh(const BandedMatrix<T>& A) = 0;
+  virtual void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) = 0;
 
  private:
+  /// Throws AccelError (naming `who`) unless A has the smoother's shape and, where the smoother
+  /// reads them, its bands.
+  void check_matrix(const BandedMatrix<T>& A, const char* who) const;
+
   int macros_;
   int n_;
+  bool zones_suffice_;
 };
 
 /// The smoother of params.type for A. Throws AccelError, naming the macro and node, when A does
@@ -75,5 +90,15 @@ class Smoother {
 /// an ordering the type does not have.
 template <class T>
 std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const SmootherParams& params);
+/// make_smoother with A's zones given (see Smoother::update): no detection. A may be shape_only
+/// for Jacobi when every macro is zoned.
+template <class T>
+std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
+                                           const SmootherParams& params);
+
+/// Whether the smoother of `type` sweeps a batch of zoned macros from the zones alone (Jacobi).
+constexpr bool sweeps_from_zones(SmootherType type) {
+  return type == SmootherType::jacobi;
+}
 
 }  // namespace quilt::accel::cpu
