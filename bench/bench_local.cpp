@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +33,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/local_solver.hpp"
 #include "accel/stencil_zones.hpp"
@@ -88,6 +90,24 @@ double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
     keep(pa);
   });
   return 3.0 * static_cast<double>(*array_bytes) / t;
+}
+
+/// Bytes/s that the y-line sweep's strip gather reads: transpose_tile (grid_transpose.hpp) of
+/// every 64-byte piece of the n grid rows of a strip, n doubles apart, into a buffer that stays
+/// in cache; the strided access to memory that a y-line sweep cannot avoid for x and b.
+double strip_gather_bandwidth(const Config& cfg, int level, int* macros) {
+  const int n = quilt::accel::nodes_per_side(level);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  constexpr int kWidth = 64 / sizeof(double);
+  *macros = static_cast<int>((cfg.working_set + nn * sizeof(double) - 1) / (nn * sizeof(double)));
+  std::vector<double> x(nn * *macros, 1.0), strip(static_cast<std::size_t>(n) * kWidth);
+  const double t = best_seconds(cfg.reps, [&] {
+    for (int m = 0; m < *macros; ++m)
+      for (int i0 = 0; i0 + kWidth <= n; i0 += kWidth)
+        quilt::accel::cpu::transpose_tile(x.data() + m * nn + i0, n, strip.data(), n, n, kWidth);
+    keep(strip.data());
+  });
+  return static_cast<double>(*macros) * n * (n / kWidth * kWidth) * sizeof(double) / t;
 }
 
 /// The local Q1 Laplacian (8/3, -1/3), Dirichlet unit rows all round, macro m scaled by 1 + m.
@@ -389,6 +409,16 @@ int main(int argc, char** argv) {
       "| triad, write-allocate counted (4 arrays) | - | double | - | 3 x %.0f MiB | %.2f GB/s "
       "| - |\n",
       array_bytes / 1048576.0, triad * 4.0 / 3.0 * 1e-9);
+  {
+    int macros = 0;
+    const int L = cfg.levels.back();
+    const double gather = strip_gather_bandwidth(cfg, L, &macros);
+    std::printf(
+        "| y-line strip gather: 64-byte pieces of every grid row, n doubles apart (read) | %d | "
+        "double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
+        L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
+        gather * 1e-9, 100.0 * gather / triad);
+  }
   if (cfg.kernels_only) {
     kernel_table(cfg, triad);
     return 0;
