@@ -124,15 +124,22 @@ std::string cuda_unavailable_reason() {
 }
 
 void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                        std::string_view who) {
+                        std::string_view who, bool shape_only_allowed) {
   if (levels.empty()) throw AccelError(std::string(who) + ": no levels given");
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>* A = levels[k];
     const auto where = [&] { return std::string(who) + ": level " + std::to_string(k); };
     if (A == nullptr) throw AccelError(where() + " is null");
     if (A->macros < 1 || A->n < 2) throw AccelError(where() + " has no macros or n < 2");
-    for (const auto& band : A->band)
-      if (band.size() != A->rows()) throw AccelError(where() + ": a band has the wrong length");
+    const bool shape_only = std::all_of(A->band.begin(), A->band.end(),
+                                        [](const std::vector<double>& b) { return b.empty(); });
+    if (shape_only && (!shape_only_allowed || k == 0))
+      throw AccelError(
+          where() + " has no bands (shape_only)" +
+          (k == 0 ? ": the coarsest level is factorised from them" : ", which this solver reads"));
+    if (!shape_only)
+      for (const auto& band : A->band)
+        if (band.size() != A->rows()) throw AccelError(where() + ": a band has the wrong length");
     if (A->macros != levels.front()->macros)
       throw AccelError(where() + " holds a different number of macros than level 0");
     if (k > 0 && A->n != 2 * levels[k - 1]->n - 1)
@@ -150,6 +157,34 @@ bool is_unit_row(const BandedMatrix<double>& A, std::size_t r) {
 }
 
 }  // namespace
+
+std::vector<std::size_t> unit_rows(const StencilZones<double>& zones) {
+  const int n = zones.n;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  std::vector<std::size_t> rows;
+  for (int m = 0; m < zones.macros; ++m) {
+    if (!zones.is_zoned(m))
+      throw AccelError("unit_rows: macro " + std::to_string(m) + " is not zoned");
+    for (int j = 0; j < n; ++j) {
+      bool unit[kZonesPerAxis];
+      for (int zx = 0; zx < kZonesPerAxis; ++zx) {
+        const auto& s = zones.stencil(m, zx, zone_of(j, n));
+        unit[zx] = true;
+        for (int b = 0; b < kBands; ++b) unit[zx] = unit[zx] && (b == kCentre || s[b] == 0.0);
+      }
+      for (int i = 0; i < n; i = i == 1 && !unit[kMiddleZone] ? n - 2 : i + 1)
+        if (unit[zone_of(i, n)]) rows.push_back(m * nn + static_cast<std::size_t>(j) * n + i);
+    }
+  }
+  return rows;
+}
+
+void LocalSolver::setup_zoned(const std::vector<const BandedMatrix<double>*>& levels,
+                              const std::vector<const StencilZones<double>*>& zones) {
+  (void)zones;  // a target without constant-stencil kernels detects nothing
+  check_local_levels(levels, "local solver setup");
+  setup(levels);
+}
 
 std::vector<std::size_t> unit_rows(const BandedMatrix<double>& A) {
   std::vector<std::size_t> rows;

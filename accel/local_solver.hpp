@@ -17,6 +17,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/smoother_type.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel {
 
@@ -70,6 +71,16 @@ class LocalSolver {
   /// satisfy n_{k+1} = 2 n_k - 1 and hold the same macros.
   virtual void setup(const std::vector<const BandedMatrix<double>*>& levels) = 0;
 
+  /// setup() with the stencil zones of the levels given, zones[k] those of *levels[k] as
+  /// detect_stencil_zones finds them, or null where the solver is to detect them. Where
+  /// sweeps_from_zones_alone() holds, a level whose every macro is zoned may be
+  /// BandedMatrix::shape_only (all but the coarsest, which is factorised from its bands). This
+  /// default refuses shape_only levels and calls setup(levels).
+  virtual void setup_zoned(const std::vector<const BandedMatrix<double>*>& levels,
+                           const std::vector<const StencilZones<double>*>& zones);
+  /// Whether setup_zoned takes shape_only levels: the cpu target with Jacobi.
+  virtual bool sweeps_from_zones_alone() const { return false; }
+
   /// Refreshes the numbers of the matrices that setup() was given, in place: the same number of
   /// levels, macros, n and Dirichlet (unit) rows, new entries. Smoothers and the coarsest LU are
   /// refactorised into the storage made by setup() (host and device: nothing is allocated), and
@@ -112,14 +123,18 @@ class LocalSolver {
 };
 
 /// Checks a level list for LocalSolver::setup: non-empty, no null, consistent band lengths and
-/// macro counts, n_{k+1} = 2 n_k - 1. Throws AccelError prefixed with `who`; allocates nothing
-/// unless it throws (update() runs it every nonlinear step).
+/// macro counts, n_{k+1} = 2 n_k - 1; a level without bands (shape_only) only above the coarsest
+/// and where shape_only_allowed. Throws AccelError prefixed with `who`; allocates nothing unless
+/// it throws (update() runs it every nonlinear step).
 void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                        std::string_view who);
+                        std::string_view who, bool shape_only_allowed = false);
 
 /// The Dirichlet rows of A (design.md §4: the unit rows, whose 8 off-diagonal entries are 0),
 /// macro offsets included, in increasing order.
 std::vector<std::size_t> unit_rows(const BandedMatrix<double>& A);
+/// unit_rows of a matrix whose every macro is zoned, from its zones (the rows of the zones whose
+/// 8 off-diagonal entries are 0).
+std::vector<std::size_t> unit_rows(const StencilZones<double>& zones);
 
 /// The checks of LocalSolver::update before it touches anything: check_local_levels, a solver
 /// that was set up (set_up_levels > 0), and as many levels as it was set up with.

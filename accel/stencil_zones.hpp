@@ -162,6 +162,19 @@ void detect_stencil_zones(const BandedMatrix<T>& A, StencilZones<T>& out) {
   }
 }
 
+/// The bands of a batch whose every macro is zoned, every row its zone's stencil, into A (z.macros
+/// macros of n = z.n, with bands): the inverse of detect_stencil_zones on such a batch.
+template <class T>
+void expand_zones(const StencilZones<T>& z, BandedMatrix<T>& A) {
+  const int n = z.n;
+  for (int m = 0; m < z.macros; ++m)
+    for (int k = 0; k < kBands; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+          A.at(k, m, i + static_cast<std::size_t>(j) * n) =
+              z.stencil(m, zone_of(i, n), zone_of(j, n))[k];
+}
+
 template <class T>
 StencilZones<T> detect_stencil_zones(const BandedMatrix<T>& A) {
   StencilZones<T> out;

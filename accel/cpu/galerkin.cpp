@@ -92,6 +92,22 @@ void zoned_macro(const BandedMatrix<double>& fine, int m, BandedMatrix<double>& 
 
 }  // namespace
 
+StencilZones<double> galerkin_coarse_zones(const StencilZones<double>& fine) {
+  if (fine.n < kZonedGalerkinMinNodes || fine.n % 2 == 0 || !fine.all())
+    throw AccelError("galerkin_coarse_zones: needs every macro zoned on an odd grid of at least " +
+                     std::to_string(kZonedGalerkinMinNodes) +
+                     " nodes, got n = " + std::to_string(fine.n));
+  StencilZones<double> model_zones = fine;
+  model_zones.n = kZonedGalerkinMinNodes;
+  BandedMatrix<double> model(fine.macros, kZonedGalerkinMinNodes);
+  expand_zones(model_zones, model);
+  StencilZones<double> coarse = detect_stencil_zones(galerkin_coarse(model));
+  if (!coarse.all())
+    throw AccelError("galerkin_coarse_zones: the coarse operator of a zoned macro is not zoned");
+  coarse.n = (fine.n + 1) / 2;
+  return coarse;
+}
+
 BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine) {
   BandedMatrix<double> coarse(fine.macros, fine.n < 3 ? 0 : (fine.n + 1) / 2);
   galerkin_coarse(fine, coarse);

@@ -12,6 +12,7 @@
 // grid) the product equals the rediscretised matrix.
 
 #include "accel/banded_matrix.hpp"
+#include "accel/stencil_zones.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -23,5 +24,15 @@ BandedMatrix<double> galerkin_coarse(const BandedMatrix<double>& fine);
 /// The same into existing storage (coarse: fine.macros macros, n_c nodes per side), which is
 /// not reallocated: for coarse levels refreshed per nonlinear step.
 void galerkin_coarse(const BandedMatrix<double>& fine, BandedMatrix<double>& coarse);
+
+/// Fine grids from this many nodes have zoned coarse operators from their zones alone.
+inline constexpr int kZonedGalerkinMinNodes = 2 * kMinZonedNodes - 1;
+
+/// The zones of galerkin_coarse(A) for a batch A whose every macro is zoned, with
+/// fine.n >= kZonedGalerkinMinNodes, from A's zones alone: the product is made on a grid of
+/// kZonedGalerkinMinNodes nodes with the same zones. A coarse row there reads fine rows of the
+/// same zones as on the n_f grid (the zoned path of galerkin_coarse), so the zones are bitwise
+/// those of the full product, at O(1) cost and without the bands.
+StencilZones<double> galerkin_coarse_zones(const StencilZones<double>& fine);
 
 }  // namespace quilt::accel::cpu

@@ -46,11 +46,20 @@ CpuLocalMultigrid<T>::CpuLocalMultigrid(const LocalSolverParams& params) : param
 
 template <class T>
 void CpuLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>& levels) {
-  check_local_levels(levels, kSetup);
+  setup_zoned(levels, {});
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::setup_zoned(const std::vector<const BandedMatrix<double>*>& levels,
+                                       const std::vector<const StencilZones<double>*>& zones) {
+  check_local_levels(levels, kSetup, true);
+  if (!zones.empty() && zones.size() != levels.size())
+    throw AccelError(std::string(kSetup) + ": " + std::to_string(zones.size()) + " zone sets for " +
+                     std::to_string(levels.size()) + " levels");
   // Built aside and moved in at the end, so a setup that throws leaves the solver as it was.
-  std::vector<Level> built = shaped_levels(levels);
+  std::vector<Level> built = shaped_levels(levels, zones);
   cpu::BatchedDenseLU<T> lu;
-  load_numbers(levels, built, lu, kSetup);
+  load_numbers(levels, zones, built, lu, kSetup);
   macros_ = levels.front()->macros;
   levels_ = std::move(built);
   coarse_lu_ = std::move(lu);
@@ -65,7 +74,7 @@ void CpuLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*>
   for (std::size_t k = 0; k < levels.size(); ++k)
     check_level_structure(*levels[k], k, macros_, levels_[k].n, levels_[k].dirichlet, kUpdate);
   try {
-    load_numbers(levels, levels_, coarse_lu_, kUpdate);
+    load_numbers(levels, {}, levels_, coarse_lu_, kUpdate);
   } catch (const AccelError&) {
     // Partly refreshed numbers would solve with a mix of two operators.
     levels_.clear();
@@ -82,15 +91,18 @@ void CpuLocalMultigrid<T>::shape_lane(const Level& l, std::size_t k, Lane& v) {
 }
 
 template <class T>
-auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<double>*>& levels)
+auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                                         const std::vector<const StencilZones<double>*>& zones)
     -> std::vector<Level> {
   std::vector<Level> built(levels.size());
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>& src = *levels[k];
+    const StencilZones<double>* z = zones.empty() ? nullptr : zones[k];
     Level& l = built[k];
     l.n = src.n;
     l.rows = src.rows();
-    l.dirichlet = unit_rows(src);
+    // Every row of a zoned macro is its zone's row: the zones say which are unit rows.
+    l.dirichlet = z != nullptr && z->all() ? unit_rows(*z) : unit_rows(src);
     shape_lane(l, k, l.lane[0]);                           // lane 1 waits for the first solve_pair
     l.A = BandedMatrix<T>::shape_only(src.macros, src.n);  // bands where load_numbers needs them
   }
@@ -99,18 +111,24 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
 
 template <class T>
 void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
+                                        const std::vector<const StencilZones<double>*>& zones,
                                         std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu,
                                         const char* who) {
-  StencilZones<double>& zones = source_zones_;
   for (std::size_t k = 1; k < levels.size(); ++k) {
     Level& l = into[k];
     const BandedMatrix<double>& src = *levels[k];
     // The zones of src are zones of its conversion (equal doubles round to equal T). A level
     // whose every macro is zoned is swept from the zones alone where the smoother can: no bands
     // in T are made, converted or read (FEAST's constant-stencil macros).
-    detect_stencil_zones(src, zones);
-    l.zones.assign(zones);
-    if (!cpu::sweeps_from_zones(params_.smoother) || !l.zones.all()) {
+    const StencilZones<double>* given = zones.empty() ? nullptr : zones[k];
+    if (given == nullptr) detect_stencil_zones(src, source_zones_);
+    l.zones.assign(given != nullptr ? *given : source_zones_);
+    const bool from_zones = cpu::sweeps_from_zones(params_.smoother) && l.zones.all();
+    if (!src.has_bands() && !from_zones)
+      throw AccelError(std::string(who) + ": level " + std::to_string(k) +
+                       " has no bands, and the " + to_string(params_.smoother) +
+                       " smoother needs them" + (l.zones.all() ? "" : " (not every macro zoned)"));
+    if (!from_zones) {
       if (!l.A.has_bands()) l.A = BandedMatrix<T>(src.macros, src.n);
       l.A.assign(src);
     } else if (l.A.has_bands()) {

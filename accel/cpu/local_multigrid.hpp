@@ -35,6 +35,9 @@ class CpuLocalMultigrid final : public LocalSolver {
   explicit CpuLocalMultigrid(const LocalSolverParams& params);
 
   void setup(const std::vector<const BandedMatrix<double>*>& levels) override;
+  void setup_zoned(const std::vector<const BandedMatrix<double>*>& levels,
+                   const std::vector<const StencilZones<double>*>& zones) override;
+  bool sweeps_from_zones_alone() const override { return cpu::sweeps_from_zones(params_.smoother); }
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   /// The two V-cycles side by side, one pass over each level's matrix and smoother factors for
@@ -71,15 +74,18 @@ class CpuLocalMultigrid final : public LocalSolver {
     std::size_t rows = 0;
   };
 
-  /// The levels of setup() with their storage made (matrices, vectors, Dirichlet rows), no
-  /// numbers yet.
   /// Zeroed vectors of level k's size (no defect on the coarsest level, which has the LU).
   static void shape_lane(const Level& l, std::size_t k, Lane& v);
-  static std::vector<Level> shaped_levels(const std::vector<const BandedMatrix<double>*>& levels);
-  /// The numbers of setup() and update(): the matrices converted into `into`, their smoothers
+  /// The levels of setup() with their storage made (vectors, Dirichlet rows: from zones[k] where
+  /// it is given and every macro is zoned), no numbers yet.
+  static std::vector<Level> shaped_levels(const std::vector<const BandedMatrix<double>*>& levels,
+                                          const std::vector<const StencilZones<double>*>& zones);
+  /// The numbers of setup() and update(): the zones (zones[k], or detected where it is empty or
+  /// null), the matrices converted into `into` where the smoother reads bands, the smoothers
   /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.
   void load_numbers(const std::vector<const BandedMatrix<double>*>& levels,
-                    std::vector<Level>& into, cpu::BatchedDenseLU<T>& lu, const char* who);
+                    const std::vector<const StencilZones<double>*>& zones, std::vector<Level>& into,
+                    cpu::BatchedDenseLU<T>& lu, const char* who);
   /// One V-cycle on level k for the first Lanes lanes (1 or 2), each lane with the operations
   /// and order of a cycle of its own.
   template <int Lanes>

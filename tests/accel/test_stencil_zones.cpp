@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -160,6 +161,34 @@ TEST(StencilZones, GalerkinOfAZonedMacroEqualsTheRowByRowProductBitwise) {
   }
 }
 
+TEST(StencilZones, GalerkinZonesFromZonesAloneAreThoseOfTheBandProduct) {
+  testing::OperatorSpec op;
+  op.aspect = 2.0;
+  op.nu = 1e-2;
+  op.w = [](double, double) { return std::array<double, 2>{-0.5, 1.0}; };
+  for (int level : {4, 5, 7}) {
+    for (const auto& A : {testing::q1_laplacian(level, mixed_macros()),
+                          testing::q1_operator(level, mixed_macros(), op)}) {
+      const auto zones = detect_stencil_zones(A);
+      ASSERT_TRUE(zones.all()) << "level " << level;
+      const auto expected = detect_stencil_zones(cpu::galerkin_coarse(A));
+      const auto got = cpu::galerkin_coarse_zones(zones);
+      ASSERT_EQ(got.n, expected.n);
+      ASSERT_EQ(got.zoned, expected.zoned);
+      for (int m = 0; m < A.macros; ++m)
+        EXPECT_EQ(std::memcmp(&got.zones[m], &expected.zones[m], sizeof(got.zones[m])), 0)
+            << "level " << level << ", macro " << m;
+    }
+  }
+  // Too small a grid, or a macro off the zones, is refused.
+  EXPECT_THROW(
+      cpu::galerkin_coarse_zones(detect_stencil_zones(testing::q1_laplacian(3, mixed_macros()))),
+      AccelError);
+  auto B = testing::q1_laplacian(5, mixed_macros());
+  B.at(0, 1, 3) = -0.0;
+  EXPECT_THROW(cpu::galerkin_coarse_zones(detect_stencil_zones(B)), AccelError);
+}
+
 TYPED_TEST(ZonedKernels, SmoothersSweepTheSameOnBothPaths) {
   using T = TypeParam;
   testing::OperatorSpec op;
@@ -275,6 +304,35 @@ void expect_zoned_jacobi_levels_solve_without_bands() {
   from_zones.solve(d.data(), c_zones.data());
   from_bands.solve(d.data(), c_bands.data());
   expect_bitwise_equal(c_zones, c_bands, "local multigrid correction");
+  // Given the zones, with the coarse levels above the coarsest as shape_only: the same.
+  CpuLocalMultigrid<T> from_given(p);
+  std::vector<BandedMatrix<double>> shapes;
+  std::vector<StencilZones<double>> level_zones;
+  for (const auto& A : zoned.matrices) {
+    shapes.push_back(shapes.empty() ? A : BandedMatrix<double>::shape_only(A.macros, A.n));
+    level_zones.push_back(detect_stencil_zones(A));
+  }
+  std::vector<const BandedMatrix<double>*> shape_levels;
+  std::vector<const StencilZones<double>*> zone_levels;
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    shape_levels.push_back(k + 1 < shapes.size() ? &shapes[k] : &zoned.finest());
+    zone_levels.push_back(&level_zones[k]);
+  }
+  from_given.setup_zoned(shape_levels, zone_levels);
+  std::vector<double> c_given(d.size());
+  from_given.solve(d.data(), c_given.data());
+  expect_bitwise_equal(c_given, c_bands, "local multigrid on shape_only levels with given zones");
+  // Refused: a shape_only coarsest level, and shape_only levels for a smoother that reads bands.
+  std::vector<const BandedMatrix<double>*> no_coarse_bands = shape_levels;
+  const auto coarse_shape = BandedMatrix<double>::shape_only(shapes[0].macros, shapes[0].n);
+  no_coarse_bands[0] = &coarse_shape;
+  CpuLocalMultigrid<T> refused(p);
+  EXPECT_THROW(refused.setup_zoned(no_coarse_bands, zone_levels), AccelError);
+  LocalSolverParams line = p;
+  line.smoother = SmootherType::aditrigs;
+  CpuLocalMultigrid<T> line_solver(line);
+  EXPECT_FALSE(line_solver.sweeps_from_zones_alone());
+  EXPECT_THROW(line_solver.setup_zoned(shape_levels, zone_levels), AccelError);
   // An update to numbers some smoother must read from bands makes them.
   from_zones.update(banded.levels());
   EXPECT_TRUE(from_zones.has_bands(1));

@@ -12,6 +12,7 @@
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
 #include "solvers/local_levels.hpp"
+#include "solvers/solver_error.hpp"
 
 using namespace quilt;
 
@@ -31,6 +32,22 @@ double relative_difference(const accel::BandedMatrix<double>& a,
   return diff / scale;
 }
 
+bool same_bits(const accel::BandedMatrix<double>& a, const accel::BandedMatrix<double>& b) {
+  for (int k = 0; k < accel::kBands; ++k)
+    if (a.band[k].size() != b.band[k].size() ||
+        std::memcmp(a.band[k].data(), b.band[k].data(), a.band[k].size() * sizeof(double)) != 0)
+      return false;
+  return true;
+}
+
+bool same_zones(const accel::StencilZones<double>& a, const accel::StencilZones<double>& b) {
+  if (a.macros != b.macros || a.n != b.n || a.zoned != b.zoned) return false;
+  for (int m = 0; m < a.macros; ++m)
+    if (a.is_zoned(m) && std::memcmp(&a.zones[m], &b.zones[m], sizeof(a.zones[m])) != 0)
+      return false;
+  return true;
+}
+
 struct Fixture {
   Communicator comm;
   // Dirichlet on the part listed first only, so that local matrices have free macro sides.
@@ -41,7 +58,8 @@ struct Fixture {
     return d;
   }();
 
-  LevelHierarchy build(bool laplacian, bool mass, bool mass_rediscretised) const {
+  LevelHierarchy build(bool laplacian, bool mass, bool mass_rediscretised,
+                       int finest = kLevel) const {
     const MacroAssembler assemble = [=](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                         int m) {
       if (laplacian) add_laplacian(g, A, m);
@@ -49,7 +67,7 @@ struct Fixture {
     };
     const MacroAssembler mass_part = [](const MacroGeometry& g, accel::BandedMatrix<double>& A,
                                         int m) { add_mass(g, A, m, 50.0); };
-    return LevelHierarchy(dm, comm, kLevel, dirichlet, assemble,
+    return LevelHierarchy(dm, comm, finest, dirichlet, assemble,
                           mass_rediscretised ? mass_part : MacroAssembler());
   }
 };
@@ -127,14 +145,6 @@ TEST(LocalLevels, LocalMatrixInPlaceIsTheCopyAndTheTypeZeroMatrixComesBack) {
                      [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
                        add_laplacian(g, A, m);
                      })};
-  const auto same_bits = [](const accel::BandedMatrix<double>& a,
-                            const accel::BandedMatrix<double>& b) {
-    for (int k = 0; k < accel::kBands; ++k)
-      if (a.band[k].size() != b.band[k].size() ||
-          std::memcmp(a.band[k].data(), b.band[k].data(), a.band[k].size() * sizeof(double)) != 0)
-        return false;
-    return true;
-  };
   for (const LevelHierarchy& h : hierarchies)
     for (int l : {1, 3, kLevel}) {
       const accel::BandedMatrix<double> type0 = h.level(l).matrix;
@@ -153,4 +163,37 @@ TEST(LocalLevels, LocalMatrixInPlaceIsTheCopyAndTheTypeZeroMatrixComesBack) {
           std::runtime_error);
       EXPECT_TRUE(same_bits(h.level(l).matrix, type0)) << "level " << l << " after a throw";
     }
+}
+
+// Levels made in zone form for a local solver that sweeps from zones alone: every level has the
+// zones, and the small ones the bands, of the band products, bitwise; the large ones no bands.
+TEST(LocalLevels, ZoneFormHasTheZonesAndBandsOfTheBandProducts) {
+  const Fixture f;
+  const int level = 6;
+  const LevelHierarchy h = f.build(true, true, false, level);
+  const accel::BandedMatrix<double> fine = h.local_matrix(level);
+  const accel::StencilZones<double> fine_zones = accel::detect_stencil_zones(fine);
+  ASSERT_TRUE(fine_zones.all());
+  const LocalCoarseLevels bands(h, level, 1, fine);
+  LocalCoarseLevels zones(h, level, 1, fine, &fine_zones);
+  ASSERT_TRUE(bands.zones().empty());
+  const auto expect_band_products = [&](const char* when) {
+    ASSERT_EQ(zones.zones().size(), bands.matrices().size()) << when;
+    for (std::size_t k = 0; k < bands.matrices().size(); ++k) {
+      const accel::BandedMatrix<double>& A = zones.matrices()[k];
+      EXPECT_EQ(A.has_bands(), A.n <= accel::cpu::kZonedGalerkinMinNodes) << when << ", " << k;
+      if (A.has_bands()) {
+        EXPECT_TRUE(same_bits(A, bands.matrices()[k])) << when << ", " << k;
+      }
+      EXPECT_TRUE(same_zones(zones.zones()[k], accel::detect_stencil_zones(bands.matrices()[k])))
+          << when << ", local level " << k;
+    }
+  };
+  expect_band_products("set-up");
+  zones.update(fine);
+  expect_band_products("update");
+  // A fine matrix with a macro off the zones cannot update levels in zone form.
+  accel::BandedMatrix<double> unzoned = fine;
+  unzoned.at(0, 1, 3) = -0.0;
+  EXPECT_THROW(zones.update(unzoned), SolverError);
 }

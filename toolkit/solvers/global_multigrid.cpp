@@ -54,9 +54,14 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     // The local matrix for the set-up only (the local solver keeps its own converted copy), made
     // in the hierarchy's storage of level l: no copy of the bands.
     hierarchy.with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
-      local_levels_[l] =
-          std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level, fine);
-      local_[l]->setup(local_matrices(l, fine));
+      // The cpu target's zones of the local matrix, detected once here; a solver that sweeps
+      // zoned levels from their zones alone gets its coarse levels in zone form (no bands).
+      accel::StencilZones<double> fine_zones;
+      if (local.target == accel::Target::cpu) accel::detect_stencil_zones(fine, fine_zones);
+      const bool zone_form = !params_.updatable && local_[l]->sweeps_from_zones_alone();
+      local_levels_[l] = std::make_unique<LocalCoarseLevels>(
+          hierarchy, l, params_.local_coarse_level, fine, zone_form ? &fine_zones : nullptr);
+      local_[l]->setup_zoned(local_matrices(l, fine), local_zones(l, fine_zones));
     });
     // Their storage is for update(); dropped here, later allocations reuse its pages.
     if (!params_.updatable) local_levels_[l].reset();
@@ -87,6 +92,16 @@ accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
   local.ordering = accel::natural_order(local.smoother, local.target);
   local.damping.reset();
   return local;
+}
+
+std::vector<const accel::StencilZones<double>*> GlobalMultigrid::local_zones(
+    int l, const accel::StencilZones<double>& fine_zones) const {
+  std::vector<const accel::StencilZones<double>*> zones;
+  const auto& coarse = local_levels_[l]->zones();  // empty unless in zone form
+  for (std::size_t k = 0; k < local_levels_[l]->matrices().size(); ++k)
+    zones.push_back(coarse.empty() ? nullptr : &coarse[k]);
+  zones.push_back(fine_zones.macros > 0 ? &fine_zones : nullptr);
+  return zones;
 }
 
 std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(

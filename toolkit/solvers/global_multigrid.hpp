@@ -119,6 +119,10 @@ class GlobalMultigrid final : public Preconditioner {
   /// matrix.
   std::vector<const accel::BandedMatrix<double>*> local_matrices(
       int l, const accel::BandedMatrix<double>& fine) const;
+  /// The zones of those levels for LocalSolver::setup_zoned: the coarse levels' where they were
+  /// made in zone form (else null), then fine_zones (null if it was not detected).
+  std::vector<const accel::StencilZones<double>*> local_zones(
+      int l, const accel::StencilZones<double>& fine_zones) const;
   /// `steps` additive Schwarz steps on level l (x_is_zero: as for cycle).
   template <int Lanes>
   void smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, int steps, bool x_is_zero);

@@ -26,18 +26,34 @@ namespace quilt {
 /// storage made once, the numbers recomputed by update() after LevelHierarchy::assemble. `fine`
 /// is the local matrix of `level` (LevelHierarchy::local_matrix), which the hierarchy does not
 /// keep.
+///
+/// Given the zones of a fine matrix whose every macro is zoned (with at least
+/// kZonedGalerkinMinNodes nodes per side, and no rediscretised part), the
+/// levels are made in zone form: the zones of each Galerkin level from those of the level above
+/// (accel::cpu::galerkin_coarse_zones), the levels with more than kZonedGalerkinMinNodes nodes
+/// per side kept BandedMatrix::shape_only, the small ones in bands (the coarsest is factorised
+/// from them): bitwise the zones and bands of the band products, without their O(n^2) storage,
+/// for a local solver that sweeps from zones alone (LocalSolver::setup_zoned).
 class LocalCoarseLevels {
  public:
   LocalCoarseLevels(const LevelHierarchy& h, int level, int local_coarse_level,
-                    const accel::BandedMatrix<double>& fine);
+                    const accel::BandedMatrix<double>& fine,
+                    const accel::StencilZones<double>* fine_zones = nullptr);
+  /// In zone form, fine must be zoned on every macro as well (SolverError otherwise).
   void update(const accel::BandedMatrix<double>& fine);
   const std::vector<accel::BandedMatrix<double>>& matrices() const { return levels_; }
+  /// In zone form, the zones of every level, coarsest first (else empty).
+  const std::vector<accel::StencilZones<double>>& zones() const { return zones_; }
 
  private:
+  /// The zone form's levels from the zones of the fine matrix.
+  void coarsen_zones(const accel::StencilZones<double>& fine);
+
   const LevelHierarchy* h_;
   int level_;
   bool hybrid_;
   std::vector<accel::BandedMatrix<double>> levels_;  ///< coarsest first
+  std::vector<accel::StencilZones<double>> zones_;   ///< coarsest first, in zone form
   /// The Galerkin part A - R of the hybrid levels, finest first (empty without R).
   std::vector<accel::BandedMatrix<double>> galerkin_;
 };
