@@ -24,6 +24,13 @@ void Smoother<T>::check_matrix(const BandedMatrix<T>& A, const char* who) const 
 }
 
 template <class T>
+void Smoother<T>::update(const BandedMatrix<T>& A) {
+  check_matrix(A, "smoother update");
+  detect_stencil_zones(A, detected_);
+  refresh(A, detected_);
+}
+
+template <class T>
 void Smoother<T>::update(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
   check_matrix(A, "smoother update");
   refresh(A, zones);

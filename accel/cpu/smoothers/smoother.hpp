@@ -62,7 +62,7 @@ class Smoother {
   /// made: nothing is allocated, and the smoother then sweeps bitwise as one built from A would.
   /// Throws AccelError when A has other macros or n than the smoother was built for, and for the
   /// numbers make_smoother rejects (the smoother is then unusable until an update succeeds).
-  void update(const BandedMatrix<T>& A) { update(A, detect_stencil_zones(A)); }
+  void update(const BandedMatrix<T>& A);
   /// update() with A's zones as detect_stencil_zones(A) finds them (or a subset of them: a macro
   /// left unzoned takes the band path, which computes the same).
   void update(const BandedMatrix<T>& A, const StencilZones<T>& zones);
@@ -82,6 +82,7 @@ class Smoother {
   int macros_;
   int n_;
   bool zones_suffice_;
+  StencilZones<T> detected_;  ///< update(A)'s zones of A, in storage kept between updates
 };
 
 /// The smoother of params.type for A. Throws AccelError, naming the macro and node, when A does
