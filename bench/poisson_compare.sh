@@ -18,7 +18,9 @@ trap 'rm -rf "$TMP"' EXIT
 run() {
   "$1" --config apps/configs/poisson.ini --mesh.file=meshes/unit_square_2x2.msh --mesh.level="$2" \
     $EXTRA | awk '/iterations/ {it = $2; sub(",", "", it)}
-                  /time:/ {s = $6; v = $9} END {print s, v, it}'
+                  /time:/ {for (i = 1; i < NF; ++i) {if ($i == "setup") s = $(i + 1)
+                                                     if ($i == "solve") v = $(i + 1)}}
+                  END {print s, v, it}'
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 echo "| L | build | iterations | setup (s) | solve (s) | setup + solve (s) |"
