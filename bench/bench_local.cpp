@@ -92,24 +92,6 @@ double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
   return 3.0 * static_cast<double>(*array_bytes) / t;
 }
 
-/// Bytes/s that the y-line sweep's strip gather reads: transpose_tile (grid_transpose.hpp) of
-/// every 64-byte piece of the n grid rows of a strip, n doubles apart, into a buffer that stays
-/// in cache; the strided access to memory that a y-line sweep cannot avoid for x and b.
-double strip_gather_bandwidth(const Config& cfg, int level, int* macros) {
-  const int n = quilt::accel::nodes_per_side(level);
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  constexpr int kWidth = 64 / sizeof(double);
-  *macros = static_cast<int>((cfg.working_set + nn * sizeof(double) - 1) / (nn * sizeof(double)));
-  std::vector<double> x(nn * *macros, 1.0), strip(static_cast<std::size_t>(n) * kWidth);
-  const double t = best_seconds(cfg.reps, [&] {
-    for (int m = 0; m < *macros; ++m)
-      for (int i0 = 0; i0 + kWidth <= n; i0 += kWidth)
-        quilt::accel::cpu::transpose_tile(x.data() + m * nn + i0, n, strip.data(), n, n, kWidth);
-    keep(strip.data());
-  });
-  return static_cast<double>(*macros) * n * (n / kWidth * kWidth) * sizeof(double) / t;
-}
-
 /// The local Q1 Laplacian (8/3, -1/3), Dirichlet unit rows all round, macro m scaled by 1 + m.
 template <class T>
 BandedMatrix<T> q1_batch(int level, int macros) {
@@ -133,6 +115,24 @@ BandedMatrix<T> q1_batch(int level, int macros) {
 int macros_for(const Config& cfg, std::size_t bytes_per_macro) {
   return static_cast<int>(
       std::max<std::size_t>(1, (cfg.working_set + bytes_per_macro - 1) / bytes_per_macro));
+}
+
+/// Bytes/s that the y-line sweep's strip gather reads: transpose_tile (grid_transpose.hpp) of
+/// every 64-byte piece of the n grid rows of a strip, n doubles apart, into a buffer that stays
+/// in cache; the strided access to memory that a y-line sweep cannot avoid for x and b.
+double strip_gather_bandwidth(const Config& cfg, int level, int* macros) {
+  const int n = quilt::accel::nodes_per_side(level);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  constexpr int kWidth = 64 / sizeof(double);
+  *macros = macros_for(cfg, nn * sizeof(double));
+  std::vector<double> x(nn * *macros, 1.0), strip(static_cast<std::size_t>(n) * kWidth);
+  const double t = best_seconds(cfg.reps, [&] {
+    for (int m = 0; m < *macros; ++m)
+      for (int i0 = 0; i0 + kWidth <= n; i0 += kWidth)
+        quilt::accel::cpu::transpose_tile(x.data() + m * nn + i0, n, strip.data(), n, n, kWidth);
+    keep(strip.data());
+  });
+  return static_cast<double>(*macros) * n * (n / kWidth * kWidth) * sizeof(double) / t;
 }
 
 struct SpmvResult {
