@@ -172,8 +172,10 @@ std::vector<std::size_t> unit_rows(const StencilZones<double>& zones) {
         unit[zx] = true;
         for (int b = 0; b < kBands; ++b) unit[zx] = unit[zx] && (b == kCentre || s[b] == 0.0);
       }
-      for (int i = 0; i < n; i = i == 1 && !unit[kMiddleZone] ? n - 2 : i + 1)
+      for (int i = 0; i < n; ++i) {
+        if (i == 2 && !unit[kMiddleZone]) i = n - 2;  // no unit row in the middle of the line
         if (unit[zone_of(i, n)]) rows.push_back(m * nn + static_cast<std::size_t>(j) * n + i);
+      }
     }
   }
   return rows;
