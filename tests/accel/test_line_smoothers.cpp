@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "accel/cpu/smoothers/grid_transpose.hpp"
+#include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
@@ -70,6 +71,45 @@ TEST(SmootherLines, EveryMacroOfABatchSweepsAsAlone) {
         expect_macros_sweep_as_alone<float>(type, order, omega);
         expect_macros_sweep_as_alone<double>(type, order, omega);
       }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The y-line sweep moves x through strips of a cache line's width and b through panels of
+// several strips: on a grid of many panels, the last one and its last strip short, its sweeps
+// must be bitwise the x-line sweeps of the grid-transposed operator (same lines, same
+// arithmetic), in both orders and directions.
+
+template <class T>
+void expect_y_sweeps_are_transposed_x_sweeps(SweepOrder order, double omega) {
+  const int macros = 2, n = 129;  // 17 strips of doubles, 9 of floats, in 5 and 3 panels
+  const BandedMatrix<T> A = random_matrix<T>(macros, n, 700);
+  const BandedMatrix<T> At = cpu::grid_transposed(A);
+  const std::vector<T> b = random_vector<T>(A.rows(), 13);
+  const std::vector<T> x0 = random_vector<T>(A.rows(), 14);
+  std::vector<T> bt(A.rows()), xt0(A.rows()), expected(A.rows());
+  cpu::transpose_grid(macros, n, b.data(), bt.data());
+  cpu::transpose_grid(macros, n, x0.data(), xt0.data());
+  for (SweepDirection direction : kDirections) {
+    std::vector<T> x = x0, xt = xt0;
+    cpu::make_smoother(A, {SmootherType::trigs_y, order, omega})
+        ->smooth(A, b.data(), x.data(), 2, direction, false);
+    cpu::make_smoother(At, {SmootherType::trigs_x, order, omega})
+        ->smooth(At, bt.data(), xt.data(), 2, direction, false);
+    cpu::transpose_grid(macros, n, xt.data(), expected.data());
+    for (std::size_t r = 0; r < x.size(); ++r)
+      ASSERT_EQ(x[r], expected[r])
+          << describe({SmootherType::trigs_y, order, omega}) << ", "
+          << (direction == SweepDirection::forward ? "forward" : "backward") << ", "
+          << cpu::describe_row(n, r);
+  }
+}
+
+TEST(SmootherLines, YLineSweepsAreTheTransposedGridsXLineSweeps) {
+  for (SweepOrder order : {SweepOrder::lexicographic, SweepOrder::colour})
+    for (double omega : {1.0, 0.8}) {
+      expect_y_sweeps_are_transposed_x_sweeps<float>(order, omega);
+      expect_y_sweeps_are_transposed_x_sweeps<double>(order, omega);
+    }
 }
 
 // ------------------------------------------------------------------------------------------------

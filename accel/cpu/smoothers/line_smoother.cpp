@@ -28,7 +28,7 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& z
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
     x_strip_.resize(static_cast<std::size_t>(2 * kGroup) * (kStrip + 2) * A.n);
-    b_strip_.resize(static_cast<std::size_t>(2 * kGroup) * kStrip * A.n);
+    b_panel_.resize(static_cast<std::size_t>(2 * kGroup) * kPanel * kStrip * A.n);
   }
   refresh(A, zones);
 }
@@ -199,8 +199,15 @@ T* LineSmoother<T>::x_strip(int set, int q) {
 }
 
 template <class T>
-T* LineSmoother<T>::b_strip(int set, int q) {
-  return b_strip_.data() + static_cast<std::size_t>(set * kGroup + q) * kStrip * yt_.n;
+T* LineSmoother<T>::b_panel(int panel, int q) {
+  return b_panel_.data() +
+         static_cast<std::size_t>((panel % 2) * kGroup + q) * kPanel * kStrip * yt_.n;
+}
+
+template <class T>
+const T* LineSmoother<T>::b_line(int q, int line) {
+  constexpr int panel_lines = kPanel * kStrip;
+  return b_panel(line / panel_lines, q) + static_cast<std::size_t>(line % panel_lines) * yt_.n;
 }
 
 template <class T>
@@ -209,12 +216,17 @@ void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int sou
   const int n = yt_.n;
   const std::size_t stride = n;
   const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  const int panel = s / kPanel, p0 = panel * kPanel * kStrip;
+  const bool new_panel = panel_in_set_[panel % 2] != panel;
+  panel_in_set_[panel % 2] = panel;
   for (int q = 0; q < g.count; ++q) {
     T* xs = x_strip(set, q);
     const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
     const T* xm = x + base;
     transpose_tile(xm + i0, stride, xs + n, stride, n, width);
-    transpose_tile(b + base + i0, stride, b_strip(set, q), stride, n, width);
+    if (new_panel)
+      transpose_tile(b + base + p0, stride, b_panel(panel, q), stride, n,
+                     std::min(kPanel * kStrip, n - p0));
     if (i0 > 0 && south_set >= 0)  // the previous strip's last line, as that strip holds it now
       std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
     else if (i0 > 0)
@@ -241,8 +253,7 @@ void LineSmoother<T>::relax_strip_lines(const StripGroup& g, int s, int set, int
       T* xl = x_strip(set, q) + (line - i0 + 1) * stride;
       const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
       lines[q] = {base + static_cast<std::size_t>(source_line(g.m0 + q, line, n)) * n,
-                  b_strip(set, q) + (line - i0) * stride, line > 0 ? xl - n : ghost, xl,
-                  line < n - 1 ? xl + n : ghost};
+                  b_line(q, line), line > 0 ? xl - n : ghost, xl, line < n - 1 ? xl + n : ghost};
     }
     relax_group(y_, lines, g.count);
   }
@@ -290,6 +301,7 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   for (int m0 = 0, count = 0; m0 < yt_.macros; m0 += count) {
     count = strip_group(m0);
     const StripGroup g{m0, count};
+    panel_in_set_[0] = panel_in_set_[1] = -1;
     if (order_ == SweepOrder::lexicographic) {
       for (int k = 0; k < strips; ++k) {
         const int s = reverse ? strips - 1 - k : k;

@@ -13,8 +13,12 @@
 // The y-lines of A are the x-lines of the grid-transposed operator A' (node (i, j) renamed
 // (j, i), band (di, dj) moved to (dj, di)), which the smoother keeps. A y-line sweep therefore
 // relaxes contiguous lines of A' (the strided y-lines were measured 5x slower at n = 513), with
-// x and b moved in strips of y-lines: a strip of a cache line's width is transposed into a
-// buffer that stays in cache, relaxed there, and moved back. x and b are read, and x written,
+// x moved in strips of y-lines: a strip of a cache line's width is transposed into a buffer
+// that stays in cache, relaxed there, and moved back. b, which is only read, is moved in panels
+// of kPanel strips: each grid row of x and b lies in its own page, and a strip that fetched both
+// touched twice the pages of x alone, more than the second-level TLB holds (2048 entries on the
+// AMD Zen 3 of docs/benchmarks.md), so every gathered row missed it; with b's pages touched once
+// per panel, x's stay in the TLB from one strip to the next. x and b are read, and x written,
 // once per sweep, as in an x-line sweep; transposing the whole grids instead streamed them
 // three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
 
@@ -71,17 +75,21 @@ class LineSmoother final : public Smoother<T> {
     int m0, count;
   };
   /// Strip s of the group's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
-  /// into strip buffer set `set`: x with the neighbouring line on either side, b; the south
-  /// neighbour from buffer set south_set where that holds it (>= 0), else from x.
+  /// into strip buffer set `set`: x with the neighbouring line on either side; the south
+  /// neighbour from buffer set south_set where that holds it (>= 0), else from x. b of the
+  /// strip's panel, unless the panel buffers hold it already.
   void gather_strips(const StripGroup& g, int s, int set, int south_set, const T* b, const T* x);
   /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
   /// reversed if `reverse`.
   void relax_strip_lines(const StripGroup& g, int s, int set, int parity, bool reverse);
   /// Strip s's x from buffer set `set` back into x.
   void scatter_strips(const StripGroup& g, int s, int set, T* x);
-  /// The x and b strip buffers of set `set` (0 or 1) and macro m0 + q of a group.
+  /// The x strip buffer of set `set` (0 or 1) and macro m0 + q of a group.
   T* x_strip(int set, int q);
-  T* b_strip(int set, int q);
+  /// Panel `panel` of b of macro m0 + q of a group (y-lines panel kPanel kStrip on), and b of
+  /// y-line `line` in it.
+  T* b_panel(int panel, int q);
+  const T* b_line(int q, int line);
   /// How many macros from m0 on (at most kGroup) the y-sweep relaxes as one group.
   int strip_group(int m0) const;
   /// One line as relax_lines reads it: the offset of its bands and factors in the line system
@@ -109,6 +117,9 @@ class LineSmoother final : public Smoother<T> {
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
   /// Macros whose lines are relaxed side by side.
   static constexpr int kGroup = 4;
+  /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
+  /// per row and panel instead of per row and strip); wider panels gained little more.
+  static constexpr int kPanel = 4;
 
   T omega_;
   SweepOrder order_;
@@ -125,9 +136,12 @@ class LineSmoother final : public Smoother<T> {
   std::vector<T> line_;   ///< per line of a group: its right-hand side, then forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
   /// Two sets of one strip of y-lines per macro of a group, as contiguous lines: x of the strip's
-  /// lines with the neighbouring line on either side (kStrip + 2 lines), and b of the strip's
-  /// lines (empty for LineDirections::x).
-  std::vector<T> x_strip_, b_strip_;
+  /// lines with the neighbouring line on either side (kStrip + 2 lines); and two panels of b per
+  /// macro (kPanel kStrip lines each), panel p in set p % 2: the zebra order relaxes strips s
+  /// and s - 1 together, which may lie in consecutive panels (empty for LineDirections::x).
+  std::vector<T> x_strip_, b_panel_;
+  /// The panel that each set of b_panel_ holds for the current group (-1: none).
+  int panel_in_set_[2] = {-1, -1};
 };
 
 }  // namespace quilt::accel::cpu
