@@ -30,7 +30,7 @@ int choose_coarse_level(const CoarseMesh& mesh, int finest, std::size_t threshol
 }
 
 GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
-                                 const GlobalMultigridParams& params)
+                                 const GlobalMultigridParams& params, LevelHierarchy* releasing)
     : hierarchy_(&hierarchy), params_(params) {
   const int finest = hierarchy.finest();
   params_.coarse_level = std::min(params_.coarse_level, finest);
@@ -65,6 +65,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     });
     // Their storage is for update(); dropped here, later allocations reuse its pages.
     if (!params_.updatable) local_levels_[l].reset();
+    if (releasing) releasing->release_zoned_bands(l);
   }
   for (int l = 0; l <= finest; ++l) {
     const std::size_t size = hierarchy.level(l).matrix.rows();

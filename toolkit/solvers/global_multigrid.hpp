@@ -74,7 +74,17 @@ struct MultigridTimings {
 /// LevelHierarchy::assemble (FEAT3's init_symbolic / init_numeric split).
 class GlobalMultigrid final : public Preconditioner {
  public:
-  GlobalMultigrid(const LevelHierarchy& hierarchy, const GlobalMultigridParams& params);
+  GlobalMultigrid(const LevelHierarchy& hierarchy, const GlobalMultigridParams& params)
+      : GlobalMultigrid(hierarchy, params, nullptr) {}
+  /// For one operator, solved once: the set-up above with params.updatable = false, in which
+  /// each level above the coarse grid releases its type-0 bands in `hierarchy` as soon as its
+  /// local solver is set up, if its products read zones alone (release_zoned_bands): before the
+  /// next level's local solver and the work vectors are made, so that the peak memory holds
+  /// them no longer.
+  static GlobalMultigrid for_one_operator(LevelHierarchy& hierarchy, GlobalMultigridParams params) {
+    params.updatable = false;
+    return GlobalMultigrid(hierarchy, params, &hierarchy);
+  }
   ~GlobalMultigrid() override;
 
   /// Takes the hierarchy's current numbers: the local coarse levels recomputed, the local
@@ -101,6 +111,10 @@ class GlobalMultigrid final : public Preconditioner {
   struct Work {
     LevelVector defect, correction, coarse_rhs, coarse_x;
   };
+
+  /// releasing: the hierarchy, given mutable, whose levels' bands the set-up releases (or null).
+  GlobalMultigrid(const LevelHierarchy& hierarchy, const GlobalMultigridParams& params,
+                  LevelHierarchy* releasing);
 
   /// Lanes right-hand sides (1, or 2 for apply_pair) and their iterates: every step runs on
   /// all lanes before the next, each lane with the operations of a cycle of its own.

@@ -56,6 +56,10 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
                                 std::to_string(finest()));
   for (int l = first; l <= last; ++l) {
     GlobalLevel& level = levels_[l];
+    if (!level.matrix.has_bands()) {  // released: zeros again
+      level.matrix = accel::BandedMatrix<double>(level.matrix.macros, level.n);
+      still_zero_[l] = 1;
+    }
     if (!still_zero_[l]) {
       level.matrix.fill(0.0);
       if (rediscretised_part_) level.local_rediscretised.fill(0.0);
@@ -76,7 +80,21 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
   }
 }
 
+bool LevelHierarchy::release_zoned_bands(int l) {
+  GlobalLevel& level = levels_.at(l);
+  if (!level.matrix.has_bands() || !level.zones.all()) return false;
+  level.matrix = accel::BandedMatrix<double>::shape_only(level.matrix.macros, level.n);
+  return true;
+}
+
+void LevelHierarchy::require_bands(int l, const char* who) const {
+  if (!levels_.at(l).matrix.has_bands())
+    throw std::logic_error("LevelHierarchy::" + std::string(who) + ": the bands of level " +
+                           std::to_string(l) + " were released (release_zoned_bands)");
+}
+
 accel::BandedMatrix<double> LevelHierarchy::local_matrix(int l) const {
+  require_bands(l, "local_matrix");
   accel::BandedMatrix<double> out = levels_.at(l).matrix;
   finish_local_matrix(l, out);
   return out;

@@ -79,6 +79,7 @@ class LevelHierarchy {
   /// level(l).matrix otherwise.
   template <class Use>
   void with_local_matrix(int l, Use&& use) const {
+    require_bands(l, "with_local_matrix");
     accel::BandedMatrix<double>& A = const_cast<accel::BandedMatrix<double>&>(levels_[l].matrix);
     const EdgeRows saved = save_edge_rows(A);
     struct Restore {
@@ -91,6 +92,15 @@ class LevelHierarchy {
     use(static_cast<const accel::BandedMatrix<double>&>(A));
   }
 
+  /// For a level that is not assembled again before its last product: drops level l's type-0
+  /// bands if every macro of it is zoned, since its products (LevelOperator) then read the zones
+  /// alone, bitwise the same; what else reads the bands (local_matrix, with_local_matrix) refuses
+  /// the level afterwards, and assemble_levels allocates them again. Returns whether it dropped
+  /// them. A solver set up once frees them as soon as its local solver has its copy
+  /// (GlobalMultigrid::for_one_operator): they were 96 of the 250 bytes per unknown at the peak
+  /// of a Poisson solve.
+  bool release_zoned_bands(int l);
+
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
   /// Node coordinates of local macro m on level l.
@@ -100,6 +110,8 @@ class LevelHierarchy {
   const Communicator& comm() const { return *comm_; }
 
  private:
+  /// Throws std::logic_error naming `who` if level l's bands were released.
+  void require_bands(int l, const char* who) const;
   /// A = the type-0 matrix of level l -> its local matrix, in place.
   void finish_local_matrix(int l, accel::BandedMatrix<double>& A) const;
   /// The rows of every macro's four edges (first and last grid line and column), all bands.

@@ -73,10 +73,9 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   const auto export_end = Clock::now();
 
   GlobalMultigridParams mg = params.multigrid;
-  mg.updatable = false;  // one operator, solved once
   mg.coarse_level = choose_coarse_level(dm.mesh, L, params.coarse_threshold);
   if (params.solver == "cg") mg.combination = SchwarzCombination::symmetric;
-  GlobalMultigrid multigrid(hierarchy, mg);
+  GlobalMultigrid multigrid = GlobalMultigrid::for_one_operator(hierarchy, mg);
   const auto t1 = Clock::now();
 
   if (params.solver == "mg") {
