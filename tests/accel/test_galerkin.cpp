@@ -32,7 +32,7 @@ std::vector<double> dense(const BandedMatrix<double>& A, int m) {
 
 TEST(Galerkin, MatchesTheDenseTripleProduct) {
   const int macros = 2;
-  const int nc = 5;
+  const int nc = 7;  // 3 x 3 interior columns (galerkin.cpp) inside a ring of 2
   const int nf = 2 * nc - 1;
   const auto A = testing::random_bands<double>(macros, nf, 21);
   const BandedMatrix<double> Ac = cpu::galerkin_coarse(A);
