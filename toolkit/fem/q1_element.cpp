@@ -50,29 +50,4 @@ Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>&
   return evaluate_q1(x, y, GaussPoint{xi, eta, 0.0, reference_q1(xi, eta)});
 }
 
-Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y,
-                    const GaussPoint& gp) {
-  const auto& dxi = gp.reference.dxi;
-  const auto& deta = gp.reference.deta;
-  Q1Point q{};
-  q.phi = gp.reference.phi;
-  double j11 = 0, j12 = 0, j21 = 0, j22 = 0;  // J = d(x,y)/d(xi,eta)
-  for (int a = 0; a < 4; ++a) {
-    q.x += q.phi[a] * x[a];
-    q.y += q.phi[a] * y[a];
-    j11 += dxi[a] * x[a];
-    j12 += deta[a] * x[a];
-    j21 += dxi[a] * y[a];
-    j22 += deta[a] * y[a];
-  }
-  q.det_j = j11 * j22 - j12 * j21;
-  const double inv = 1.0 / q.det_j;
-  // grad phi = J^{-T} (dphi/dxi, dphi/deta)
-  for (int a = 0; a < 4; ++a) {
-    q.dphi_dx[a] = inv * (j22 * dxi[a] - j21 * deta[a]);
-    q.dphi_dy[a] = inv * (-j12 * dxi[a] + j11 * deta[a]);
-  }
-  return q;
-}
-
 }  // namespace quilt
