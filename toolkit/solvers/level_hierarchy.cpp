@@ -80,11 +80,10 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
   }
 }
 
-bool LevelHierarchy::release_zoned_bands(int l) {
+void LevelHierarchy::release_zoned_bands(int l) {
   GlobalLevel& level = levels_.at(l);
-  if (!level.matrix.has_bands() || !level.zones.all()) return false;
-  level.matrix = accel::BandedMatrix<double>::shape_only(level.matrix.macros, level.n);
-  return true;
+  if (level.matrix.has_bands() && level.zones.all())
+    level.matrix = accel::BandedMatrix<double>::shape_only(level.matrix.macros, level.n);
 }
 
 void LevelHierarchy::require_bands(int l, const char* who) const {

@@ -95,11 +95,10 @@ class LevelHierarchy {
   /// For a level that is not assembled again before its last product: drops level l's type-0
   /// bands if every macro of it is zoned, since its products (LevelOperator) then read the zones
   /// alone, bitwise the same; what else reads the bands (local_matrix, with_local_matrix) refuses
-  /// the level afterwards, and assemble_levels allocates them again. Returns whether it dropped
-  /// them. A solver set up once frees them as soon as its local solver has its copy
-  /// (GlobalMultigrid::for_one_operator): they were 96 of the 250 bytes per unknown at the peak
-  /// of a Poisson solve.
-  bool release_zoned_bands(int l);
+  /// the level afterwards, and assemble_levels allocates them again. A solver set up once frees
+  /// them as soon as its local solver has its copy (GlobalMultigrid::for_one_operator): they were
+  /// 96 of the 250 bytes per unknown at the peak of a Poisson solve.
+  void release_zoned_bands(int l);
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
