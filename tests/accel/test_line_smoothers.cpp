@@ -271,8 +271,8 @@ TEST(GridTranspose, MovesEveryNodeToItsMirrorForEveryGridSize) {
 // The y-line sweeps move strips of a grid (n rows, a strip's width of columns) into lines and
 // back: tiles of every shape, inside larger arrays with their own row strides.
 template <class T>
-void expect_tile_transpose(int rows, int cols) {
-  const std::size_t in_stride = cols + 3, out_stride = rows + 5;
+void expect_tile_transpose(int rows, int cols, std::size_t in_stride) {
+  const std::size_t out_stride = rows + 5;
   std::vector<T> in(rows * in_stride), out(cols * out_stride, T(-1));
   for (std::size_t r = 0; r < in.size(); ++r) in[r] = static_cast<T>(r) + T(0.5);
   cpu::transpose_tile(in.data(), in_stride, out.data(), out_stride, rows, cols);
@@ -287,10 +287,17 @@ void expect_tile_transpose(int rows, int cols) {
 TEST(GridTranspose, MovesTilesOfEveryShapeBetweenStrides) {
   for (int rows = 1; rows <= 19; ++rows)
     for (int cols : {1, 3, 8, 16, 17}) {
-      expect_tile_transpose<float>(rows, cols);
-      expect_tile_transpose<double>(rows, cols);
-      expect_tile_transpose<float>(cols, rows);
-      expect_tile_transpose<double>(cols, rows);
+      expect_tile_transpose<float>(rows, cols, cols + 3);
+      expect_tile_transpose<double>(rows, cols, cols + 3);
+      expect_tile_transpose<float>(cols, rows, rows + 3);
+      expect_tile_transpose<double>(cols, rows, rows + 3);
+    }
+  // Narrow tiles of rows a page or more apart, which transpose_tile prefetches rows ahead, with
+  // and without rows past the prefetch distance.
+  for (int rows : {5, 33, 70})
+    for (int cols : {8, 16, 17, 64}) {
+      expect_tile_transpose<float>(rows, cols, 1030);
+      expect_tile_transpose<double>(rows, cols, 515);
     }
 }
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <unistd.h>
-
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/local_solver.hpp"
@@ -128,6 +126,8 @@ void LineSmoother<T>::relax_lines(const LineSystem& sys, const Line* lines) {
     x[q] = lines[q].x;
     line_rhs(sys, lines[q], y[q]);
   }
+  // Both recurrences carry their last value in a register (z): read back from y, it put the
+  // store-to-load forwarding on the critical path, measured 1.4 times slower (n = 1025, float).
   for (int q = 0; q < K; ++q) y[q][0] *= inv_pivot[q][0];
   for (int e = 1; e < l; ++e)
     for (int q = 0; q < K; ++q)
@@ -270,38 +270,15 @@ void LineSmoother<T>::scatter_strips(const StripGroup& g, int s, int set, T* x) 
 }
 
 template <class T>
-int LineSmoother<T>::strip_group(int m0) const {
-  // A group's strips are relaxed in cache: the strip buffers of its macros, and the bands of the
-  // strip's lines, which a zoned macro reads from its zone's first line instead. Groups that
-  // outgrow half the L2 cache lose more to misses than the interleaving gains (measured at
-  // n = 1025 with variable bands: 4 macros 30 % slower than 1 in double, 2 best in float).
-  // b counts with the strip's lines only: the rest of its panel is read a strip at a time, later.
-  // Larger budgets (0.6 to 8 MB, up to 4 macros) measured within the noise on 2026-11-27.
-  static const std::size_t budget = [] {
-    long l2 = 0;
-#ifdef _SC_LEVEL2_CACHE_SIZE  // glibc; elsewhere the 2 MB of a current server core is assumed
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return l2 > 0 ? static_cast<std::size_t>(l2) / 2 : std::size_t(1) << 20;
-  }();
-  const std::size_t strip_bytes = sizeof(T) * static_cast<std::size_t>(yt_.n) * (2 * kStrip + 2);
-  const std::size_t band_bytes = sizeof(T) * static_cast<std::size_t>(yt_.n) * kStrip * kBands;
-  int count = 0;
-  std::size_t bytes = 0;
-  while (count < kGroup && m0 + count < yt_.macros) {
-    bytes += strip_bytes + (zones_.is_zoned(m0 + count) ? 0 : band_bytes);
-    if (count > 0 && bytes > budget) break;
-    ++count;
-  }
-  return count;
-}
-
-template <class T>
 void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   const int n = yt_.n;
   const int strips = (n + kStrip - 1) / kStrip;
-  for (int m0 = 0, count = 0; m0 < yt_.macros; m0 += count) {
-    count = strip_group(m0);
+  // Groups of kGroup macros: with the register-block transposes of the strip moves
+  // (grid_transpose.cpp), 4 macros were as fast as 1 with variable bands in double and 1.2-1.4
+  // times faster with float bands or zones (n = 1025, 16 macros, 2026-11-27); before, when the
+  // moves were 3.5 times slower in cache, groups were cut to what half the L2 cache held.
+  for (int m0 = 0; m0 < yt_.macros; m0 += kGroup) {
+    const int count = std::min(kGroup, yt_.macros - m0);
     const StripGroup g{m0, count};
     panel_in_set_[0] = panel_in_set_[1] = -1;
     if (order_ == SweepOrder::lexicographic) {

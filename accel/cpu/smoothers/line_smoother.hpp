@@ -22,6 +22,9 @@
 // the TLB from one strip to the next. x and b are read, and x written,
 // once per sweep, as in an x-line sweep; transposing the whole grids instead streamed them
 // three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
+// Moving the next strip in (prefetched) and the last one out in parts between the lines of the
+// current strip, so that the moves' misses overlap the relaxation, measured no faster (n = 1025,
+// 16 macros, 2026-11-27): not kept.
 
 #include <vector>
 
@@ -91,8 +94,6 @@ class LineSmoother final : public Smoother<T> {
   /// y-line `line` in it.
   T* b_panel(int panel, int q);
   const T* b_line(int q, int line);
-  /// How many macros from m0 on (at most kGroup) the y-sweep relaxes as one group.
-  int strip_group(int m0) const;
   /// One line as relax_lines reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
