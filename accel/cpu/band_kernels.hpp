@@ -26,23 +26,22 @@ void spmv_add(const BandedMatrix<T>& A, const T* x, T* y);
 template <class T>
 void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d);
 
-/// One damped Jacobi step, x_new = x + omega D^{-1} (b - A x), with inv_diag = 1 / diag(A).
-/// Fused into one sweep (the defect is never stored); x_new must not overlap x, b or inv_diag.
+/// One damped Jacobi step, x_new = x + omega D^{-1} (b - A x), D^{-1} as the reciprocals of the
+/// diagonal entries (which must be nonzero: JacobiSmoother checks them once). Fused into one
+/// sweep (the defect is never stored); x_new must not overlap x or b.
 template <class T>
-void jacobi_sweep(const BandedMatrix<T>& A, const T* inv_diag, T omega, const T* b, const T* x,
-                  T* x_new);
+void jacobi_sweep(const BandedMatrix<T>& A, T omega, const T* b, const T* x, T* x_new);
 
 /// The same three kernels with the zones of A (detect_stencil_zones(A), or of the matrix A was
-/// converted from): zoned macros read their 225 stencil numbers instead of the bands (and inv_diag
-/// only on their first and last grid lines), the others their bands. Bitwise the results of the
-/// band forms for finite x.
+/// converted from): zoned macros read their 225 stencil numbers instead of the bands, the others
+/// their bands. Bitwise the results of the band forms for finite x.
 template <class T>
 void spmv(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* x, T* y);
 template <class T>
 void defect(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* b, const T* x, T* d);
 template <class T>
-void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, const T* inv_diag,
-                  T omega, const T* b, const T* x, T* x_new);
+void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, T omega, const T* b,
+                  const T* x, T* x_new);
 
 /// spmv and defect for two vectors with one pass over the bands (the two right-hand sides of
 /// the velocity components share A): y0 = A x0 and y1 = A x1, d0 = b0 - A x0 and d1 = b1 - A x1,

@@ -84,15 +84,35 @@ TYPED_TEST(BandKernels, JacobiSweepIsOneDampedJacobiStep) {
   const auto A = testing::random_bands<T>(2, n, 1);
   const auto x = random_vector<T>(A.rows(), 2);
   const auto b = random_vector<T>(A.rows(), 3);
-  std::vector<T> inv_diag(A.rows());
-  for (std::size_t r = 0; r < A.rows(); ++r) inv_diag[r] = T(1) / A.band[kCentre][r];
   const T omega = T(0.7);
   std::vector<T> x_new(A.rows());
-  cpu::jacobi_sweep(A, inv_diag.data(), omega, b.data(), x.data(), x_new.data());
+  cpu::jacobi_sweep(A, omega, b.data(), x.data(), x_new.data());
   const auto ax = dense_product(A, x);
   for (std::size_t r = 0; r < A.rows(); ++r) {
-    const long double expect = x[r] + omega * inv_diag[r] * (b[r] - ax[r]);
+    const long double expect =
+        x[r] + omega / static_cast<long double>(A.band[kCentre][r]) * (b[r] - ax[r]);
     ASSERT_NEAR(x_new[r], static_cast<double>(expect), 10 * tolerance<T>()) << "r=" << r;
+  }
+}
+
+// The sweep divides by the diagonal where the smoothers' stored inverse (inverse_diagonal) is
+// 1.0 / a4 in double rounded to T: the same number (a float quotient rounded twice, through
+// double, is rounded once), so the sweep is bitwise x + omega (1.0 / a4) (b - A x) with A x as
+// spmv sums it, in the guarded rows and the vectorised interior alike.
+TYPED_TEST(BandKernels, JacobiSweepIsBitwiseTheStoredInverseForm) {
+  using T = TypeParam;
+  for (int n : {3, 17}) {
+    const auto A = testing::random_bands<T>(2, n, 40 + n);
+    const auto x = random_vector<T>(A.rows(), 41);
+    const auto b = random_vector<T>(A.rows(), 42);
+    const T omega = T(0.7);
+    std::vector<T> x_new(A.rows()), ax(A.rows());
+    cpu::jacobi_sweep(A, omega, b.data(), x.data(), x_new.data());
+    cpu::spmv(A, x.data(), ax.data());
+    for (std::size_t r = 0; r < A.rows(); ++r) {
+      const T inverse = static_cast<T>(1.0 / static_cast<double>(A.band[kCentre][r]));
+      ASSERT_EQ(x_new[r], x[r] + omega * inverse * (b[r] - ax[r])) << "n " << n << ", r " << r;
+    }
   }
 }
 

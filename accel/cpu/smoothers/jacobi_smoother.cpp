@@ -50,7 +50,7 @@ void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int s
     std::copy(x, x + A.rows(), scratch_.data());
   }
   for (; s < steps; ++s) {
-    jacobi_sweep(A, zones_, inv_diag_.data(), omega_, b, into[1 - target], into[target]);
+    jacobi_sweep(A, zones_, omega_, b, into[1 - target], into[target]);
     target = 1 - target;
   }
 }
