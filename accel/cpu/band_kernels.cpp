@@ -277,6 +277,30 @@ void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, T omeg
   sweep<Sweep::jacobi>(A, &zones, x, b, omega, x_new);
 }
 
+template <class T>
+void jacobi_from_zero(const BandedMatrix<T>& A, const StencilZones<T>& zones, T omega, const T* b,
+                      T* x_new) {
+  const int n = A.n;
+  const std::size_t nn = A.rows_per_macro();
+  for (int m = 0; m < A.macros; ++m) {
+    const std::size_t base = m * nn;
+    if (!zones.is_zoned(m)) {
+      const T* __restrict diagonal = A.band[kCentre].data() + base;
+      const T* __restrict bm = b + base;
+      T* __restrict out = x_new + base;
+      for (std::size_t r = 0; r < nn; ++r) out[r] = omega * (T(1) / diagonal[r]) * bm[r];
+      continue;
+    }
+    for (int j = 0; j < n; ++j) {
+      const std::size_t row = base + static_cast<std::size_t>(j) * n;
+      for (int i = 0; i < n; ++i) {
+        const T inverse = inverse_centre(zones.stencil(m, zone_of(i, n), zone_of(j, n)));
+        x_new[row + i] = omega * inverse * b[row + i];
+      }
+    }
+  }
+}
+
 template void spmv(const BandedMatrix<float>&, const float*, float*);
 template void spmv(const BandedMatrix<double>&, const double*, double*);
 template void spmv_add(const BandedMatrix<float>&, const float*, float*);
@@ -297,6 +321,11 @@ template void jacobi_sweep(const BandedMatrix<float>&, const StencilZones<float>
                            const float*, const float*, float*);
 template void jacobi_sweep(const BandedMatrix<double>&, const StencilZones<double>&, double,
                            const double*, const double*, double*);
+
+template void jacobi_from_zero(const BandedMatrix<float>&, const StencilZones<float>&, float,
+                               const float*, float*);
+template void jacobi_from_zero(const BandedMatrix<double>&, const StencilZones<double>&, double,
+                               const double*, double*);
 
 template void spmv_pair(const BandedMatrix<float>&, const StencilZones<float>*, const float*,
                         const float*, float*, float*);

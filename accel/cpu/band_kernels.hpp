@@ -43,6 +43,13 @@ template <class T>
 void jacobi_sweep(const BandedMatrix<T>& A, const StencilZones<T>& zones, T omega, const T* b,
                   const T* x, T* x_new);
 
+/// The Jacobi step from x = 0, x_new = omega D^{-1} b: reads b and the diagonal only (the
+/// zones' centre entries on zoned macros, so A may be shape_only where every macro is zoned).
+/// Bitwise jacobi_sweep with x = 0 but for the sign of zeros.
+template <class T>
+void jacobi_from_zero(const BandedMatrix<T>& A, const StencilZones<T>& zones, T omega, const T* b,
+                      T* x_new);
+
 /// spmv and defect for two vectors with one pass over the bands (the two right-hand sides of
 /// the velocity components share A): y0 = A x0 and y1 = A x1, d0 = b0 - A x0 and d1 = b1 - A x1,
 /// each bitwise what the one-vector kernel gives. Zoned macros read no bands and run the

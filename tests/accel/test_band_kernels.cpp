@@ -113,6 +113,12 @@ TYPED_TEST(BandKernels, JacobiSweepIsBitwiseTheStoredInverseForm) {
       const T inverse = static_cast<T>(1.0 / static_cast<double>(A.band[kCentre][r]));
       ASSERT_EQ(x_new[r], x[r] + omega * inverse * (b[r] - ax[r])) << "n " << n << ", r " << r;
     }
+    // From x = 0 (the smoother's first sweep), reading b and the diagonal only.
+    cpu::jacobi_from_zero(A, StencilZones<T>{}, omega, b.data(), x_new.data());
+    for (std::size_t r = 0; r < A.rows(); ++r) {
+      const T inverse = static_cast<T>(1.0 / static_cast<double>(A.band[kCentre][r]));
+      ASSERT_EQ(x_new[r], omega * inverse * b[r]) << "from zero, n " << n << ", r " << r;
+    }
   }
 }
 

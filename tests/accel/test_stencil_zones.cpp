@@ -117,6 +117,9 @@ TYPED_TEST(ZonedKernels, EqualTheBandKernelsBitwise) {
       cpu::jacobi_sweep(A, T(0.7), b.data(), x.data(), band_out.data());
       cpu::jacobi_sweep(A, zones, T(0.7), b.data(), x.data(), zoned_out.data());
       expect_bitwise_equal(band_out, zoned_out, "jacobi");
+      cpu::jacobi_from_zero(A, StencilZones<T>{}, T(0.7), b.data(), band_out.data());
+      cpu::jacobi_from_zero(A, zones, T(0.7), b.data(), zoned_out.data());
+      expect_bitwise_equal(band_out, zoned_out, "jacobi from x = 0");
       // The same on the Galerkin coarse level (second-line zones differ).
       Ad = cpu::galerkin_coarse(Ad);
       if (Ad.n < kMinZonedNodes) break;
@@ -276,6 +279,13 @@ TEST(StencilZones, OnlyJacobiSweepsAShapeOnlyBatchAndOnlyWhenEveryMacroIsZoned) 
   try {
     cpu::inverse_diagonal(shape, singular, inv);
     FAIL() << "a zero centre was accepted";
+  } catch (const AccelError& e) {
+    EXPECT_NE(std::string(e.what()).find("macro 1, node (2, 2)"), std::string::npos) << e.what();
+  }
+  // So does the Jacobi smoother, which divides as it sweeps and only checks the diagonal.
+  try {
+    cpu::make_smoother(shape, singular, {SmootherType::jacobi, SweepOrder::lexicographic, 0.7});
+    FAIL() << "a zero centre was accepted by the Jacobi smoother";
   } catch (const AccelError& e) {
     EXPECT_NE(std::string(e.what()).find("macro 1, node (2, 2)"), std::string::npos) << e.what();
   }

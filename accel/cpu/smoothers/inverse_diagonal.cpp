@@ -61,11 +61,29 @@ void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, st
   }
 }
 
+template <class T>
+void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
+  const int n = A.n;
+  const std::size_t nn = A.rows_per_macro();
+  for (int m = 0; m < A.macros; ++m) {
+    const std::size_t base = m * nn;
+    if (!zones.is_zoned(m)) {
+      for (std::size_t r = base; r < base + nn; ++r) checked_inverse<T>(A.band[kCentre][r], n, r);
+      continue;
+    }
+    for (int zy = 0; zy < kZonesPerAxis; ++zy)
+      for (int zx = 0; zx < kZonesPerAxis; ++zx)
+        checked_inverse<T>(zones.stencil(m, zx, zy)[kCentre], n, base + zone_row(zx, zy, n));
+  }
+}
+
 template void inverse_diagonal(const BandedMatrix<float>&, std::vector<float>&);
 template void inverse_diagonal(const BandedMatrix<double>&, std::vector<double>&);
 template void inverse_diagonal(const BandedMatrix<float>&, const StencilZones<float>&,
                                std::vector<float>&);
 template void inverse_diagonal(const BandedMatrix<double>&, const StencilZones<double>&,
                                std::vector<double>&);
+template void check_diagonal(const BandedMatrix<float>&, const StencilZones<float>&);
+template void check_diagonal(const BandedMatrix<double>&, const StencilZones<double>&);
 
 }  // namespace quilt::accel::cpu

@@ -20,6 +20,11 @@ void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv);
 template <class T>
 void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, std::vector<T>& inv);
 
+/// The check of inverse_diagonal(A, zones, .) without the inverse: throws AccelError naming the
+/// macro and node of a zero or non-finite diagonal entry (for smoothers that divide as they go).
+template <class T>
+void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones);
+
 /// "macro M, node (i, j)" of row `row` of a batch with n nodes per side, for error messages.
 std::string describe_row(int n, std::size_t row);
 

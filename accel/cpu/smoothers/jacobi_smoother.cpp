@@ -11,10 +11,7 @@ namespace quilt::accel::cpu {
 template <class T>
 JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
                                   double damping)
-    : Smoother<T>(A, true),
-      omega_(static_cast<T>(damping)),
-      inv_diag_(A.rows()),
-      scratch_(A.rows()) {
+    : Smoother<T>(A, true), omega_(static_cast<T>(damping)), scratch_(A.rows()) {
   refresh(A, zones);
 }
 
@@ -24,7 +21,7 @@ void JacobiSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&
     throw AccelError(
         "Jacobi smoother: a matrix without bands (shape_only) needs every macro zoned");
   zones_ = zones;
-  inverse_diagonal(A, zones_, inv_diag_);
+  check_diagonal(A, zones_);  // the sweeps divide by the diagonal as they go
 }
 
 template <class T>
@@ -40,10 +37,7 @@ void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int s
   int target = (steps - 1) % 2;  // the buffer the first sweep writes
   int s = 0;
   if (x_is_zero) {
-    const T* __restrict db = b;
-    const T* __restrict inv = inv_diag_.data();
-    T* __restrict out = into[target];
-    for (std::size_t r = 0; r < A.rows(); ++r) out[r] = omega_ * inv[r] * db[r];
+    jacobi_from_zero(A, zones_, omega_, b, into[target]);
     target = 1 - target;
     s = 1;
   } else if (target == 0) {

@@ -14,7 +14,8 @@ namespace quilt::accel::cpu {
 template <class T>
 class JacobiSmoother final : public Smoother<T> {
  public:
-  /// A may be shape_only when every macro is zoned: the inverse diagonal comes from the zones.
+  /// A may be shape_only when every macro is zoned: the diagonal comes from the zones. No inverse
+  /// diagonal is stored: the sweeps divide as they go (band_kernels.hpp), bitwise the same.
   JacobiSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones, double damping);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
@@ -23,7 +24,6 @@ class JacobiSmoother final : public Smoother<T> {
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
 
   T omega_;
-  std::vector<T> inv_diag_;
   StencilZones<T> zones_;   ///< of A: the constant-stencil macros sweep from 225 numbers
   std::vector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes
 };
