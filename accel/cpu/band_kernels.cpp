@@ -291,12 +291,15 @@ void jacobi_from_zero(const BandedMatrix<T>& A, const StencilZones<T>& zones, T 
       for (std::size_t r = 0; r < nn; ++r) out[r] = omega * (T(1) / diagonal[r]) * bm[r];
       continue;
     }
+    // Per grid line its 5 zones: node 0, node 1, the middle run, node n-2, node n-1.
+    T inverse[kZonesPerAxis][kZonesPerAxis];
+    for (int zy = 0; zy < kZonesPerAxis; ++zy)
+      for (int zx = 0; zx < kZonesPerAxis; ++zx)
+        inverse[zy][zx] = inverse_centre(zones.stencil(m, zx, zy));
     for (int j = 0; j < n; ++j) {
       const std::size_t row = base + static_cast<std::size_t>(j) * n;
-      for (int i = 0; i < n; ++i) {
-        const T inverse = inverse_centre(zones.stencil(m, zone_of(i, n), zone_of(j, n)));
-        x_new[row + i] = omega * inverse * b[row + i];
-      }
+      const T* d = inverse[zone_of(j, n)];
+      for (int i = 0; i < n; ++i) x_new[row + i] = omega * d[zone_of(i, n)] * b[row + i];
     }
   }
 }

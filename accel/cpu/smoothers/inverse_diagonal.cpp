@@ -1,6 +1,5 @@
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "accel/local_solver.hpp"
@@ -34,34 +33,6 @@ void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv) {
 }
 
 template <class T>
-void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, std::vector<T>& inv) {
-  const int n = A.n;
-  const std::size_t nn = A.rows_per_macro();
-  for (int m = 0; m < A.macros; ++m) {
-    const std::size_t base = m * nn;
-    if (!zones.is_zoned(m)) {
-      for (std::size_t r = base; r < base + nn; ++r)
-        inv[r] = checked_inverse<T>(A.band[kCentre][r], n, r);
-      continue;
-    }
-    T zone_inverse[kZonesPerAxis][kZonesPerAxis];
-    for (int zy = 0; zy < kZonesPerAxis; ++zy)
-      for (int zx = 0; zx < kZonesPerAxis; ++zx)
-        zone_inverse[zy][zx] =
-            checked_inverse<T>(zones.stencil(m, zx, zy)[kCentre], n, base + zone_row(zx, zy, n));
-    for (int j = 0; j < n; ++j) {
-      const T* z = zone_inverse[zone_of(j, n)];
-      T* row = inv.data() + base + static_cast<std::size_t>(j) * n;
-      row[0] = z[0];
-      row[1] = z[1];
-      std::fill(row + 2, row + n - 2, z[kMiddleZone]);
-      row[n - 2] = z[3];
-      row[n - 1] = z[4];
-    }
-  }
-}
-
-template <class T>
 void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
   const int n = A.n;
   const std::size_t nn = A.rows_per_macro();
@@ -79,10 +50,6 @@ void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
 
 template void inverse_diagonal(const BandedMatrix<float>&, std::vector<float>&);
 template void inverse_diagonal(const BandedMatrix<double>&, std::vector<double>&);
-template void inverse_diagonal(const BandedMatrix<float>&, const StencilZones<float>&,
-                               std::vector<float>&);
-template void inverse_diagonal(const BandedMatrix<double>&, const StencilZones<double>&,
-                               std::vector<double>&);
 template void check_diagonal(const BandedMatrix<float>&, const StencilZones<float>&);
 template void check_diagonal(const BandedMatrix<double>&, const StencilZones<double>&);
 

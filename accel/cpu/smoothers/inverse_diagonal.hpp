@@ -14,14 +14,10 @@ namespace quilt::accel::cpu {
 /// node of a zero or non-finite diagonal entry.
 template <class T>
 void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv);
-/// inverse_diagonal with A's zones: the rows of a zoned macro from its zones' centre entries (the
-/// same numbers), so A may be shape_only where every macro is zoned. A zero centre is named at
-/// its zone's representative row.
-template <class T>
-void inverse_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones, std::vector<T>& inv);
-
-/// The check of inverse_diagonal(A, zones, .) without the inverse: throws AccelError naming the
-/// macro and node of a zero or non-finite diagonal entry (for smoothers that divide as they go).
+/// The check of inverse_diagonal without the inverse, for smoothers that divide as they go: a
+/// zoned macro's diagonal from its zones' centre entries, so A may be shape_only where every
+/// macro is zoned. Throws AccelError naming the macro and node of a zero or non-finite entry (a
+/// zone's at the zone's representative row).
 template <class T>
 void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones);
 
