@@ -21,6 +21,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "accel/staggered_allocator.hpp"
+
 namespace quilt::accel {
 
 inline constexpr int kBands = 9;
@@ -43,7 +45,8 @@ template <class T>
 struct BandedMatrix {
   int macros = 0;  ///< macros in the batch
   int n = 0;       ///< nodes per macro side
-  std::array<std::vector<T>, kBands> band;
+  /// In storage staggered within its pages: the kernels stream the bands side by side.
+  std::array<StaggeredVector<T>, kBands> band;
 
   BandedMatrix() = default;
   BandedMatrix(int macros_, int n_) : macros(macros_), n(n_) {

@@ -131,8 +131,8 @@ void check_local_levels(const std::vector<const BandedMatrix<double>*>& levels,
     const auto where = [&] { return std::string(who) + ": level " + std::to_string(k); };
     if (A == nullptr) throw AccelError(where() + " is null");
     if (A->macros < 1 || A->n < 2) throw AccelError(where() + " has no macros or n < 2");
-    const bool shape_only = std::all_of(A->band.begin(), A->band.end(),
-                                        [](const std::vector<double>& b) { return b.empty(); });
+    const bool shape_only =
+        std::all_of(A->band.begin(), A->band.end(), [](const auto& b) { return b.empty(); });
     if (shape_only && (!shape_only_allowed || k == 0))
       throw AccelError(
           where() + " has no bands (shape_only)" +

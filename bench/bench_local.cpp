@@ -80,7 +80,7 @@ void keep(const T* p) {
 double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
   const std::size_t len = cfg.working_set / 3 / sizeof(double);
   *array_bytes = len * sizeof(double);
-  std::vector<double> a(len, 0.0), b(len, 1.0), c(len, 2.0);
+  quilt::accel::StaggeredVector<double> a(len, 0.0), b(len, 1.0), c(len, 2.0);
   const double s = 3.0;
   const double t = best_seconds(cfg.reps, [&] {
     double* __restrict pa = a.data();
@@ -148,7 +148,7 @@ SpmvResult spmv_bandwidth(const Config& cfg, int level) {
   SpmvResult res;
   res.macros = macros_for(cfg, bytes_per_row * n * n);
   const BandedMatrix<T> A = q1_batch<T>(level, res.macros);
-  std::vector<T> x(A.rows(), T(1)), y(A.rows(), T(0));
+  quilt::accel::StaggeredVector<T> x(A.rows(), T(1)), y(A.rows(), T(0));
   const double t = best_seconds(cfg.reps, [&] {
     quilt::accel::cpu::spmv(A, x.data(), y.data());
     keep(y.data());
@@ -180,7 +180,7 @@ CycleResult vcycle_time(const Config& cfg, int level, quilt::accel::LocalSolverP
     solver->setup(levels);  // the solver keeps its own converted copies
   }
   const std::size_t rows = n * n * res.macros;
-  std::vector<double> d(rows), c(rows);
+  quilt::accel::StaggeredVector<double> d(rows), c(rows);
   for (std::size_t r = 0; r < rows; ++r) d[r] = static_cast<double>((r * 7919) % 1000) * 1e-3;
   const double t = best_seconds(cfg.cycle_reps, [&] { solver->solve(d.data(), c.data()); });
   res.ns_per_unknown = t / static_cast<double>(rows) * 1e9;
@@ -206,7 +206,7 @@ template <class T>
 KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A) {
   namespace cpu = quilt::accel::cpu;
   const quilt::accel::StencilZones<T> zones = quilt::accel::detect_stencil_zones(A);
-  std::vector<T> x(A.rows(), T(1)), b(A.rows(), T(0.5)), y(A.rows(), T(0));
+  quilt::accel::StaggeredVector<T> x(A.rows(), T(1)), b(A.rows(), T(0.5)), y(A.rows(), T(0));
   KernelTimes<T> t{};
   t.spmv = best_seconds(cfg.reps, [&] {
     cpu::spmv(A, zones, x.data(), y.data());
@@ -348,7 +348,7 @@ int model_cycle(char** arg) {
   }
   const std::size_t n = quilt::accel::nodes_per_side(level);
   const std::size_t rows = n * n * macros;
-  std::vector<double> d(rows), c(rows);
+  quilt::accel::StaggeredVector<double> d(rows), c(rows);
   for (std::size_t r = 0; r < rows; ++r) d[r] = static_cast<double>((r * 7919) % 1000) * 1e-3;
   const double t = best_seconds(reps, [&] { solver->solve(d.data(), c.data()); });
   std::printf("| %s | %s | %d | %d | %d | %d | %s | %d | %d | %.6e |\n", arg[0], arg[1],

@@ -58,9 +58,9 @@ class CpuLocalMultigrid final : public LocalSolver {
   /// Lane 1 is shaped at the first solve_pair(): a scalar operator that is never solved in pairs
   /// (Poisson, the pressure Laplacian) does not carry it.
   struct Lane {
-    std::vector<T> b;  ///< right-hand side of this level's cycle
-    std::vector<T> x;  ///< iterate
-    std::vector<T> d;  ///< defect
+    StaggeredVector<T> b;  ///< right-hand side of this level's cycle
+    StaggeredVector<T> x;  ///< iterate
+    StaggeredVector<T> d;  ///< defect
   };
   struct Level {
     /// shape_only on the coarsest level (it has the LU) and where the smoother sweeps every

@@ -1,5 +1,8 @@
 #include "allocation_counter.hpp"
 
+#include <stdlib.h>  // posix_memalign
+
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -23,6 +26,23 @@ void operator delete(void* p) noexcept {
 }
 
 void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+// The over-aligned forms, which accel's StaggeredAllocator calls.
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  void* p = nullptr;
+  const auto align = std::max(static_cast<std::size_t>(alignment), sizeof(void*));
+  if (posix_memalign(&p, align, size == 0 ? 1 : size) == 0) return p;
+  throw std::bad_alloc();
+}
+
+void operator delete(void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
   std::free(p);
 }
 

@@ -10,8 +10,9 @@
 namespace quilt::testing {
 
 /// memcmp per entry: also tells -0 from 0 and NaN patterns apart.
-template <class T>
-::testing::AssertionResult bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+template <class T, class Allocator>
+::testing::AssertionResult bitwise_equal(const std::vector<T, Allocator>& a,
+                                         const std::vector<T, Allocator>& b) {
   if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes differ";
   for (std::size_t i = 0; i < a.size(); ++i)
     if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0)

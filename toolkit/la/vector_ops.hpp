@@ -1,14 +1,17 @@
 #pragma once
-// Level vectors: all macros of a rank on one level, macro-major (macros * n * n doubles), as
-// plain std::vector<double>. Whether a vector is type-0 or type-1 (design.md §2) is a property
-// of how it was produced; the operations here are element-wise and do not care.
+// Level vectors: all macros of a rank on one level, macro-major (macros * n * n doubles), in
+// storage staggered within its pages like the bands they are streamed with
+// (accel/staggered_allocator.hpp). Whether a vector is type-0 or type-1 (design.md §2) is a
+// property of how it was produced; the operations here are element-wise and do not care.
 
 #include <cstddef>
 #include <vector>
 
+#include "accel/staggered_allocator.hpp"
+
 namespace quilt {
 
-using LevelVector = std::vector<double>;
+using LevelVector = accel::StaggeredVector<double>;
 
 /// y += a x
 inline void axpy(double a, const LevelVector& x, LevelVector& y) {

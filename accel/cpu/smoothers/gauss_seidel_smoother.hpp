@@ -29,7 +29,7 @@ class GaussSeidelSmoother final : public Smoother<T> {
   T omega_;
   SweepOrder order_;
   bool symmetric_;
-  std::vector<T> inv_diag_;
+  StaggeredVector<T> inv_diag_;
   std::vector<T> line_;  ///< right-hand side of one line
 };
 

@@ -48,8 +48,8 @@ class IluSmoother final : public Smoother<T> {
 
   T omega_;
   BandedMatrix<T> factors_;
-  std::vector<T> work_;   ///< the defect, then the correction
-  std::vector<T> work1_;  ///< the same for the second vector of smooth_pair
+  StaggeredVector<T> work_;   ///< the defect, then the correction
+  StaggeredVector<T> work1_;  ///< the same for the second vector of smooth_pair
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;

@@ -27,7 +27,7 @@ T checked_inverse(double d, int n, std::size_t row) {
 }  // namespace
 
 template <class T>
-void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv) {
+void inverse_diagonal(const BandedMatrix<T>& A, StaggeredVector<T>& inv) {
   for (std::size_t r = 0; r < A.rows(); ++r)
     inv[r] = checked_inverse<T>(A.band[kCentre][r], A.n, r);
 }
@@ -48,8 +48,8 @@ void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
   }
 }
 
-template void inverse_diagonal(const BandedMatrix<float>&, std::vector<float>&);
-template void inverse_diagonal(const BandedMatrix<double>&, std::vector<double>&);
+template void inverse_diagonal(const BandedMatrix<float>&, StaggeredVector<float>&);
+template void inverse_diagonal(const BandedMatrix<double>&, StaggeredVector<double>&);
 template void check_diagonal(const BandedMatrix<float>&, const StencilZones<float>&);
 template void check_diagonal(const BandedMatrix<double>&, const StencilZones<double>&);
 

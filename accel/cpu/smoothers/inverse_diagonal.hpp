@@ -13,7 +13,7 @@ namespace quilt::accel::cpu {
 /// inv = 1 / diag(A), into A.rows() values the caller made. Throws AccelError naming the macro and
 /// node of a zero or non-finite diagonal entry.
 template <class T>
-void inverse_diagonal(const BandedMatrix<T>& A, std::vector<T>& inv);
+void inverse_diagonal(const BandedMatrix<T>& A, StaggeredVector<T>& inv);
 /// The check of inverse_diagonal without the inverse, for smoothers that divide as they go: a
 /// zoned macro's diagonal from its zones' centre entries, so A may be shape_only where every
 /// macro is zoned. Throws AccelError naming the macro and node of a zero or non-finite entry (a

@@ -126,7 +126,7 @@ class LineSmoother final : public Smoother<T> {
   T omega_;
   SweepOrder order_;
   LineDirections directions_;
-  std::vector<T> x_inv_pivot_, x_upper_;  ///< of A's x-lines (empty for LineDirections::y)
+  StaggeredVector<T> x_inv_pivot_, x_upper_;  ///< of A's x-lines (empty for LineDirections::y)
   /// A' with the factors of its x-lines (A's y-lines) in the slots of its diagonal and upper
   /// band: 9 arrays for everything the y-sweep reads (empty for LineDirections::x).
   BandedMatrix<T> yt_;

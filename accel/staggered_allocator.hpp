@@ -1,0 +1,59 @@
+#pragma once
+// Storage for the arrays that the band kernels stream side by side (the 9 bands, the vectors).
+//
+// A large std::vector comes from malloc's mmap path (glibc: from 128 KiB on, a threshold that
+// frees raise to at most 32 MiB): every such array starts at the same offset in its 4 KiB page,
+// and so does element i of all of them. A kernel streaming 12 arrays at the same index then maps
+// its 12 streams onto one set of the 8-way L1 cache, whose sets repeat every 4 KiB. Measured on the
+// Zen 3 of docs/benchmarks.md (2026-11-27): y = a_1 + ... + a_12 streamed 8.7-9.6 GB/s with the
+// arrays at one page offset and 17-21 GB/s with their starts 3 cache lines apart (triad 14-18);
+// in quilt-bench-local the band SpMV ran 1.4-1.8 and the Jacobi sweep 1.6 times faster staggered
+// than with every array at one offset. McCalpin's STREAM has its OFFSET between the arrays for
+// the same reason.
+//
+// StaggeredAllocator gives each large allocation the next of the 64 cache-line slots of a page,
+// 3 lines on from the previous one's (3 is coprime to 64: 64 allocations in a row take every slot
+// once), so arrays made together, like a matrix's bands, lie at least 192 bytes apart in their
+// pages whatever their sizes. Every array starts on a cache line. Small (cache-resident) arrays
+// are only aligned.
+
+#include <cstddef>
+#include <vector>
+
+namespace quilt::accel {
+
+namespace staggered {
+/// Bytes from which an allocation is staggered.
+inline constexpr std::size_t kMinBytes = std::size_t{64} << 10;
+/// Storage for `bytes`, starting at a cache line; staggered within its page from kMinBytes on.
+void* allocate(std::size_t bytes);
+/// Frees storage of allocate(bytes).
+void deallocate(void* p, std::size_t bytes) noexcept;
+}  // namespace staggered
+
+template <class T>
+struct StaggeredAllocator {
+  using value_type = T;
+
+  StaggeredAllocator() = default;
+  template <class U>
+  StaggeredAllocator(const StaggeredAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t count) { return static_cast<T*>(staggered::allocate(count * sizeof(T))); }
+  void deallocate(T* p, std::size_t count) noexcept { staggered::deallocate(p, count * sizeof(T)); }
+
+  template <class U>
+  bool operator==(const StaggeredAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const StaggeredAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+
+/// A vector that a kernel streams beside others.
+template <class T>
+using StaggeredVector = std::vector<T, StaggeredAllocator<T>>;
+
+}  // namespace quilt::accel

@@ -1,0 +1,64 @@
+// StaggeredAllocator: large arrays start on cache lines at different offsets in their pages
+// (accel/staggered_allocator.hpp), and give their storage back.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "accel/banded_matrix.hpp"
+#include "accel/staggered_allocator.hpp"
+
+namespace quilt::accel {
+namespace {
+
+constexpr std::size_t kPage = 4096, kLine = 64;
+
+std::size_t page_offset(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % kPage;
+}
+
+/// Circular distance of two page offsets.
+std::size_t distance(std::size_t a, std::size_t b) {
+  const std::size_t d = a > b ? a - b : b - a;
+  return std::min(d, kPage - d);
+}
+
+TEST(StaggeredAllocator, SixtyFourLargeArraysInARowTakeEveryCacheLineOfAPageOnce) {
+  const std::size_t count = staggered::kMinBytes / sizeof(double);
+  for (int round = 0; round < 3; ++round) {  // freed and made again: the blocks come back
+    std::vector<StaggeredVector<double>> arrays;
+    std::set<std::size_t> offsets;
+    for (std::size_t k = 0; k < kPage / kLine; ++k) {
+      arrays.emplace_back(count, static_cast<double>(k));
+      const std::size_t offset = page_offset(arrays.back().data());
+      EXPECT_EQ(offset % kLine, 0u) << "array " << k;
+      offsets.insert(offset);
+    }
+    EXPECT_EQ(offsets.size(), kPage / kLine);
+    for (std::size_t k = 0; k < arrays.size(); ++k) {  // no two arrays overlap
+      EXPECT_EQ(arrays[k].front(), static_cast<double>(k));
+      EXPECT_EQ(arrays[k].back(), static_cast<double>(k));
+    }
+  }
+}
+
+TEST(StaggeredAllocator, TheBandsOfOneMatrixLieAtLeastThreeCacheLinesApartInTheirPages) {
+  for (int n : {129, 257}) {
+    const BandedMatrix<float> A(2, n);
+    for (int j = 0; j < kBands; ++j)
+      for (int k = 0; k < j; ++k)
+        EXPECT_GE(distance(page_offset(A.band[j].data()), page_offset(A.band[k].data())), 3 * kLine)
+            << "bands " << k << " and " << j << ", n = " << n;
+  }
+}
+
+TEST(StaggeredAllocator, SmallArraysStartOnACacheLine) {
+  for (std::size_t count : {1, 3, 100, 5000}) {
+    const StaggeredVector<float> v(count, 1.0f);
+    EXPECT_EQ(page_offset(v.data()) % kLine, 0u) << count << " floats";
+  }
+}
+
+}  // namespace
+}  // namespace quilt::accel
