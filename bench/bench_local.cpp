@@ -1,6 +1,8 @@
 // quilt-bench-local: how close the local layer's cpu target comes to the memory bandwidth of one
 // core. Prints one Markdown table with
-//   (1) a STREAM-like triad a = b + s c (the attainable bandwidth),
+//   (1) a STREAM-like triad a = b + s c (the attainable bandwidth), the strip gather of the
+//       y-line sweeps, and 12 arrays streamed at one index with every array at one page offset
+//       and staggered in their pages (accel/staggered_allocator.hpp),
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
 //   (3) the kernels of the local layer, bands against constant-stencil zones
@@ -12,7 +14,7 @@
 // Every working set is a multiple of the last-level cache, so the figures are memory figures.
 //
 //   quilt-bench-local [--quick] [--kernels]
-//       --quick: small sizes and few repetitions (a smoke run); --kernels: the triad and (3) only
+//       --quick: small sizes and few repetitions (a smoke run); --kernels: (1) and (3) only
 //   quilt-bench-local --cycle SMOOTHER ORDERING PRE POST LEVEL MACROS PRECISION COARSE REPS
 //       one Markdown row: the best-of-REPS seconds of one local solve (defect in, one V(PRE,
 //       POST) cycle on levels COARSE..LEVEL, correction out) on MACROS band-path Q1 macros; the
@@ -21,8 +23,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +40,7 @@
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/local_solver.hpp"
+#include "accel/staggered_allocator.hpp"
 #include "accel/stencil_zones.hpp"
 
 namespace {
@@ -90,6 +95,36 @@ double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
     keep(pa);
   });
   return 3.0 * static_cast<double>(*array_bytes) / t;
+}
+
+/// Bytes/s of y = a_1 + ... + a_11: 12 arrays streamed at one index, as a Jacobi sweep with
+/// bands streams them. `staggered`: the arrays as the kernels' storage places them
+/// (accel/staggered_allocator.hpp); else each at the start of a page, where malloc's mmap path
+/// puts every large array (at one offset in its page).
+double twelve_array_bandwidth(const Config& cfg, bool staggered) {
+  constexpr int kArrays = 12;
+  constexpr std::size_t kPageDoubles = 4096 / sizeof(double);
+  const std::size_t len = cfg.working_set / kArrays / sizeof(double);
+  std::vector<quilt::accel::StaggeredVector<double>> storage;
+  std::array<double*, kArrays> a{};
+  for (int k = 0; k < kArrays; ++k) {
+    storage.emplace_back(len + kPageDoubles, 1.0);
+    double* d = storage.back().data();
+    const std::size_t into_page =
+        reinterpret_cast<std::uintptr_t>(d) / sizeof(double) % kPageDoubles;
+    a[k] = staggered ? d : d + (kPageDoubles - into_page) % kPageDoubles;
+  }
+  const double t = best_seconds(cfg.reps,
+                                [&] {
+                                  const double* __restrict a0 = a[0], * __restrict a1 = a[1], * __restrict a2 = a[2], * __restrict a3 = a[3], * __restrict a4 = a[4], * __restrict a5 = a[5], * __restrict a6 = a[6], * __restrict a7 = a[7], * __restrict a8 = a[8], * __restrict a9 = a[9], * __restrict a10 = a[10];
+                                  double* __restrict y = a[11];
+                                  for (std::size_t i = 0; i < len; ++i)
+                                    y[i] = (((a0[i] + a1[i]) + (a2[i] + a3[i])) +
+                                            ((a4[i] + a5[i]) + (a6[i] + a7[i]))) +
+                                           ((a8[i] + a9[i]) + a10[i]);
+                                  keep(y);
+                                });
+  return kArrays * static_cast<double>(len) * sizeof(double) / t;
 }
 
 /// The local Q1 Laplacian (8/3, -1/3), Dirichlet unit rows all round, macro m scaled by 1 + m.
@@ -418,6 +453,15 @@ int main(int argc, char** argv) {
         "double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
         L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
         gather * 1e-9, 100.0 * gather / triad);
+  }
+  for (const bool staggered : {false, true}) {
+    const double bw = twelve_array_bandwidth(cfg, staggered);
+    std::printf(
+        "| 12 arrays, y = a_1 + ... + a_11, %s | - | double | - | %.0f MiB | %.2f GB/s | "
+        "%.0f%% |\n",
+        staggered ? "staggered in their pages (the kernels' storage)"
+                  : "every array at one page offset",
+        cfg.working_set / 1048576.0, bw * 1e-9, 100.0 * bw / triad);
   }
   if (cfg.kernels_only) {
     kernel_table(cfg, triad);
