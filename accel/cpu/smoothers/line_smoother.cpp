@@ -211,8 +211,8 @@ const T* LineSmoother<T>::b_line(int q, int line) {
 }
 
 template <class T>
-void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int south_set, const T* b,
-                                    const T* x) {
+void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int south_set,
+                                    int north_set, const T* b, const T* x) {
   const int n = yt_.n;
   const std::size_t stride = n;
   const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
@@ -231,7 +231,9 @@ void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int sou
       std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
     else if (i0 > 0)
       for (int j = 0; j < n; ++j) xs[j] = xm[j * stride + i0 - 1];
-    if (i0 + width < n)
+    if (i0 + width < n && north_set >= 0)  // the next strip's first line, likewise
+      std::copy_n(x_strip(north_set, q) + stride, n, xs + (width + 1) * stride);
+    else if (i0 + width < n)
       for (int j = 0; j < n; ++j) xs[(width + 1) * stride + j] = xm[j * stride + i0 + width];
   }
 }
@@ -282,11 +284,14 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
     const StripGroup g{m0, count};
     panel_in_set_[0] = panel_in_set_[1] = -1;
     if (order_ == SweepOrder::lexicographic) {
+      // The buffer sets alternate, so that the neighbour line on the side already relaxed is
+      // copied from the previous strip's buffer rather than read back from x, one value per row.
       for (int k = 0; k < strips; ++k) {
         const int s = reverse ? strips - 1 - k : k;
-        gather_strips(g, s, 0, -1, b, x);
-        relax_strip_lines(g, s, 0, -1, reverse);
-        scatter_strips(g, s, 0, x);
+        const int set = k % 2, previous = k > 0 ? 1 - set : -1;
+        gather_strips(g, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
+        relax_strip_lines(g, s, set, -1, reverse);
+        scatter_strips(g, s, set, x);
       }
       continue;
     }
@@ -298,7 +303,7 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
     const int first = reverse ? 1 : 0;
     for (int s = 0; s <= strips; ++s) {
       if (s < strips) {
-        gather_strips(g, s, s % 2, s > 0 ? (s - 1) % 2 : -1, b, x);
+        gather_strips(g, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
         relax_strip_lines(g, s, s % 2, first, false);
       }
       if (s == 0) continue;

@@ -80,9 +80,11 @@ class LineSmoother final : public Smoother<T> {
   };
   /// Strip s of the group's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
   /// into strip buffer set `set`: x with the neighbouring line on either side; the south
-  /// neighbour from buffer set south_set where that holds it (>= 0), else from x. b of the
-  /// strip's panel, unless the panel buffers hold it already.
-  void gather_strips(const StripGroup& g, int s, int set, int south_set, const T* b, const T* x);
+  /// neighbour from buffer set south_set, the north one from buffer set north_set, where that
+  /// holds it (>= 0), else from x. b of the strip's panel, unless the panel buffers hold it
+  /// already.
+  void gather_strips(const StripGroup& g, int s, int set, int south_set, int north_set, const T* b,
+                     const T* x);
   /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
   /// reversed if `reverse`.
   void relax_strip_lines(const StripGroup& g, int s, int set, int parity, bool reverse);
