@@ -219,22 +219,21 @@ void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int sou
   const int panel = s / kPanel, p0 = panel * kPanel * kStrip;
   const bool new_panel = panel_in_set_[panel % 2] != panel;
   panel_in_set_[panel % 2] = panel;
+  // The neighbour lines that no buffer holds come with the strip's own lines in one tile: their
+  // values share the rows' cache lines, which the tile prefetches.
+  const bool south_from_x = i0 > 0 && south_set < 0, north_from_x = i0 + width < n && north_set < 0;
+  const int c0 = south_from_x ? i0 - 1 : i0, c1 = north_from_x ? i0 + width : i0 + width - 1;
   for (int q = 0; q < g.count; ++q) {
     T* xs = x_strip(set, q);
     const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
-    const T* xm = x + base;
-    transpose_tile(xm + i0, stride, xs + n, stride, n, width);
+    transpose_tile(x + base + c0, stride, xs + (c0 - i0 + 1) * stride, stride, n, c1 - c0 + 1);
     if (new_panel)
       transpose_tile(b + base + p0, stride, b_panel(panel, q), stride, n,
                      std::min(kPanel * kStrip, n - p0));
-    if (i0 > 0 && south_set >= 0)  // the previous strip's last line, as that strip holds it now
+    if (i0 > 0 && !south_from_x)  // the previous strip's last line, as that strip holds it now
       std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
-    else if (i0 > 0)
-      for (int j = 0; j < n; ++j) xs[j] = xm[j * stride + i0 - 1];
-    if (i0 + width < n && north_set >= 0)  // the next strip's first line, likewise
+    if (i0 + width < n && !north_from_x)  // the next strip's first line, likewise
       std::copy_n(x_strip(north_set, q) + stride, n, xs + (width + 1) * stride);
-    else if (i0 + width < n)
-      for (int j = 0; j < n; ++j) xs[(width + 1) * stride + j] = xm[j * stride + i0 + width];
   }
 }
 
