@@ -24,10 +24,10 @@ std::size_t next_offset() {
 
 void* allocate(std::size_t bytes) {
   if (bytes < kMinBytes) return ::operator new (bytes, std::align_val_t{kLine});
-  // A block of plain operator new (malloc: an over-aligned one, carved out of a larger block,
-  // kept 27 % more pages resident at the peak of quilt-poisson), one page and one line longer.
-  // The array starts at its slot's offset at least one line in; the block's address is kept in
-  // the 8 bytes before it for deallocate().
+  // A plain block, one page and one line longer than the array, which starts at its slot's
+  // offset at least one line in; the block's address is kept in the 8 bytes before it. (A
+  // page-aligned block from the over-aligned operator new, glibc's memalign, kept 27-30 % more
+  // pages resident at the peak of quilt-poisson.)
   auto* block = static_cast<std::byte*>(::operator new(bytes + kPage + kLine));
   const auto first = reinterpret_cast<std::uintptr_t>(block) + kLine;
   std::byte* array = block + kLine + (next_offset() + kPage - first % kPage) % kPage;

@@ -97,10 +97,32 @@ double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
   return 3.0 * static_cast<double>(*array_bytes) / t;
 }
 
-/// Bytes/s of y = a_1 + ... + a_11: 12 arrays streamed at one index, as a Jacobi sweep with
-/// bands streams them. `staggered`: the arrays as the kernels' storage places them
-/// (accel/staggered_allocator.hpp); else each at the start of a page, where malloc's mmap path
-/// puts every large array (at one offset in its page).
+/// y = a_1 + ... + a_11 over len entries, the 12 arrays of a[] streamed at one index.
+void add_eleven_arrays(const std::array<double*, 12>& a, std::size_t len) {
+  // One restrict pointer per array: with 11 possible overlaps to rule out at run time the
+  // compiler would not vectorise the loop.
+  const double* __restrict a1 = a[0];
+  const double* __restrict a2 = a[1];
+  const double* __restrict a3 = a[2];
+  const double* __restrict a4 = a[3];
+  const double* __restrict a5 = a[4];
+  const double* __restrict a6 = a[5];
+  const double* __restrict a7 = a[6];
+  const double* __restrict a8 = a[7];
+  const double* __restrict a9 = a[8];
+  const double* __restrict a10 = a[9];
+  const double* __restrict a11 = a[10];
+  double* __restrict y = a[11];
+  for (std::size_t i = 0; i < len; ++i)
+    y[i] = (((a1[i] + a2[i]) + (a3[i] + a4[i])) + ((a5[i] + a6[i]) + (a7[i] + a8[i]))) +
+           ((a9[i] + a10[i]) + a11[i]);
+  keep(y);
+}
+
+/// Bytes/s of add_eleven_arrays, 12 arrays as a Jacobi sweep with bands streams them.
+/// `staggered`: the arrays as the kernels' storage places them (accel/staggered_allocator.hpp);
+/// else each at the start of a page, where malloc's mmap path puts every large array (at one
+/// offset in its page).
 double twelve_array_bandwidth(const Config& cfg, bool staggered) {
   constexpr int kArrays = 12;
   constexpr std::size_t kPageDoubles = 4096 / sizeof(double);
@@ -114,16 +136,7 @@ double twelve_array_bandwidth(const Config& cfg, bool staggered) {
         reinterpret_cast<std::uintptr_t>(d) / sizeof(double) % kPageDoubles;
     a[k] = staggered ? d : d + (kPageDoubles - into_page) % kPageDoubles;
   }
-  const double t = best_seconds(cfg.reps,
-                                [&] {
-                                  const double* __restrict a0 = a[0], * __restrict a1 = a[1], * __restrict a2 = a[2], * __restrict a3 = a[3], * __restrict a4 = a[4], * __restrict a5 = a[5], * __restrict a6 = a[6], * __restrict a7 = a[7], * __restrict a8 = a[8], * __restrict a9 = a[9], * __restrict a10 = a[10];
-                                  double* __restrict y = a[11];
-                                  for (std::size_t i = 0; i < len; ++i)
-                                    y[i] = (((a0[i] + a1[i]) + (a2[i] + a3[i])) +
-                                            ((a4[i] + a5[i]) + (a6[i] + a7[i]))) +
-                                           ((a8[i] + a9[i]) + a10[i]);
-                                  keep(y);
-                                });
+  const double t = best_seconds(cfg.reps, [&] { add_eleven_arrays(a, len); });
   return kArrays * static_cast<double>(len) * sizeof(double) / t;
 }
 
