@@ -84,6 +84,15 @@ struct BandedMatrix {
                      [](U v) { return static_cast<T>(v); });
   }
 
+  /// Macro m's rows of `source` (same n) into macro m's rows here; the other macros untouched.
+  void assign_macro(const BandedMatrix& source, int m) {
+    if (source.n != n || m >= source.macros || m >= macros)
+      throw std::invalid_argument("BandedMatrix::assign_macro: a macro of another shape");
+    const std::size_t first = m * rows_per_macro();
+    for (int k = 0; k < kBands; ++k)
+      std::copy_n(source.band[k].begin() + first, rows_per_macro(), band[k].begin() + first);
+  }
+
   /// The same matrix with entries converted to U (e.g. double -> float for the local layer).
   template <class U>
   BandedMatrix<U> converted() const {

@@ -56,7 +56,6 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   blocks_.D1.fill(0.0);
   blocks_.D2.fill(0.0);
   blocks_.C.fill(0.0);
-  Fp_.fill(0.0);
   pseudo_time_shift_ = inverse_dtau;
   assemble_velocity_levels(problem_->level, problem_->level);
   assemble_time_load(nu);
@@ -102,8 +101,10 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
                                     or_zero(p.force_y), load_.u1().data() + m * nn,
                                     load_.u2().data() + m * nn, load_.p().data() + m * nn);
       if (Fp_.macros > 0) {
-        add_pressure_convection_diffusion(g, wm, nu, convection_, stab_,
-                                          problem_->boundary_edges[m], Fp_, m, time_coefficient_);
+        // A holds the element sums of add_velocity_operator alone so far (its masses come
+        // below): the velocity operator of add_pressure_convection_diffusion, bitwise.
+        Fp_.assign_macro(A, m);
+        if (convection_) add_inflow_robin_term(g, wm, problem_->boundary_edges[m], Fp_, m);
         // F_p ~ c M_p of the Schur approximation keeps the lumped mass (flow/pressure_schur.hpp)
         if (inverse_dtau + c > 0) add_lumped_mass(g, Fp_, m, inverse_dtau + c);
       }

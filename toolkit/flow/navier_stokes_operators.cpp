@@ -245,7 +245,12 @@ void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVeloci
                                        accel::BandedMatrix<double>& Fp, int m,
                                        double time_coefficient) {
   add_velocity_operator(g, w, nu, convection, stab, Fp, m, time_coefficient);
-  if (!convection) return;
+  if (convection) add_inflow_robin_term(g, w, boundary_edge, Fp, m);
+}
+
+void add_inflow_robin_term(const MacroGeometry& g, const MacroVelocity& w,
+                           const std::array<bool, 4>& boundary_edge,
+                           accel::BandedMatrix<double>& Fp, int m) {
   const int n = g.n;
   // Grid offset from an edge node to its inward neighbour, per local edge (macro_nodes.hpp).
   const std::array<std::ptrdiff_t, 4> inward{n, -1, -n, 1};

@@ -165,18 +165,26 @@ void add_convection_operator(const MacroGeometry& g, const MacroVelocity& w, dou
 
 /// The pressure convection-diffusion operator F_p of macro m for the PCD Schur complement
 /// approximation (flow/pressure_schur.hpp): the operator of add_velocity_operator on the
-/// pressure space, plus, with `convection`, the Robin term -int_{Gamma_in} (w.n) p q ds on the
-/// inflow part of the boundary, where w.n < 0. Elman & Tuminaro (2009) derive it from the
-/// commutator: the natural condition of F_p at an inflow boundary must be nu dp/dn - (w.n) p = 0,
-/// and without it the PCD approximation degrades with the Reynolds number (measured: GMRES on the
-/// exact Schur complement of a channel flow at mesh Peclet ~ 2 needs 133 iterations with the plain
-/// natural condition and 59 with the Robin term, n_p = 561). boundary_edge[k]: local edge k of the
-/// macro lies on the domain boundary (edge order of mesh/macro_nodes.hpp).
+/// pressure space, plus, with `convection`, the inflow Robin term (add_inflow_robin_term).
+/// The pressure and velocity spaces are both Q1 on one grid, so the first part is the velocity
+/// operator itself: the assembly copies it from A rather than assembles it twice.
 void add_pressure_convection_diffusion(const MacroGeometry& g, const MacroVelocity& w, double nu,
                                        bool convection, const Stabilisation& stab,
                                        const std::array<bool, 4>& boundary_edge,
                                        accel::BandedMatrix<double>& Fp, int m,
                                        double time_coefficient = 0.0);
+
+/// The Robin term -int_{Gamma_in} (w.n) p q ds of F_p on the inflow part of macro m's boundary,
+/// where w.n < 0, with the lumped (trapezoidal) segment mass. Elman & Tuminaro (2009) derive it
+/// from the commutator: the natural condition of F_p at an inflow boundary must be
+/// nu dp/dn - (w.n) p = 0, and without it the PCD approximation degrades with the Reynolds number
+/// (measured: GMRES on the exact Schur complement of a channel flow at mesh Peclet ~ 2 needs 133
+/// iterations with the plain natural condition and 59 with the Robin term, n_p = 561).
+/// boundary_edge[k]: local edge k of the macro lies on the domain boundary (edge order of
+/// mesh/macro_nodes.hpp).
+void add_inflow_robin_term(const MacroGeometry& g, const MacroVelocity& w,
+                           const std::array<bool, 4>& boundary_edge,
+                           accel::BandedMatrix<double>& Fp, int m);
 
 /// The Newton part of the Jacobian of one macro (type-0 blocks, slot m): the derivative of the
 /// stabilised residual in the velocity u beyond the Oseen blocks, at (u_k, p_k) = (w, p). For the
