@@ -11,6 +11,7 @@
 #include "accel/cpu/band_kernels.hpp"
 #include "dfg_problems.hpp"
 #include "fem/scalar_assembly.hpp"
+#include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_assembly.hpp"
 #include "mesh_files.hpp"
 #include "parallel/communicator.hpp"
@@ -148,6 +149,39 @@ TEST(NavierStokesAssembly, PressureConvectionDiffusionIsItsOwnAssemblyBitwise) {
   for (std::size_t r = 0; r < Fp.rows(); ++r)
     robin += Fp.band[accel::kCentre][r] - plain.band[accel::kCentre][r];
   EXPECT_GT(comm.sum(robin), 0.0);
+}
+
+// Every level's operator and rediscretised convection part come from one element pass
+// (LevelHierarchy's pair assembler): bitwise the hierarchy of the two separate assemblers,
+// add_velocity_operator and add_convection_operator, at the injected velocity. A convection part
+// with the diffusion left in, or one from another level's velocity, makes them differ.
+TEST(NavierStokesAssembly, OneElementPassGivesTheSeparateAssemblersLevelsBitwise) {
+  const Communicator comm(MPI_COMM_WORLD);
+  const NavierStokesParams params = cavity();
+  const FlowProblem problem(params, comm);
+  NavierStokesAssembly assembly(problem, params, comm);
+  const FlowVector v = state(problem, assembly, 1.0);
+  assembly.assemble(v, params.nu, 0.0);
+  assembly.assemble_coarse_levels();
+  const int L = problem.level;
+  const auto w = inject_velocity(v.u1(), v.u2(), problem.mesh.num_local(), L);
+  const auto velocity = [&](const MacroGeometry& g, int m) {
+    const std::size_t nn = static_cast<std::size_t>(g.n) * g.n;
+    return MacroVelocity{w[g.level][0].data() + m * nn, w[g.level][1].data() + m * nn};
+  };
+  const LevelHierarchy expected(
+      problem.mesh, comm, L, problem.dirichlet_parts,
+      [&](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
+        add_velocity_operator(g, velocity(g, m), params.nu, true, params.stabilisation, A, m);
+      },
+      [&](const MacroGeometry& g, accel::BandedMatrix<double>& C, int m) {
+        add_convection_operator(g, velocity(g, m), params.nu, params.stabilisation, C, m);
+      });
+  for (int l = 0; l <= L; ++l) {
+    expect_bitwise_equal(assembly.velocity().level(l).matrix, expected.level(l).matrix, "A", l);
+    expect_bitwise_equal(assembly.velocity().level(l).local_rediscretised,
+                         expected.level(l).local_rediscretised, "rediscretised part", l);
+  }
 }
 
 }  // namespace

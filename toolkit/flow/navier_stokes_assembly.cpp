@@ -87,14 +87,16 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
   const NavierStokesParams& p = *params_;
   const double nu = nu_, inverse_dtau = pseudo_time_shift_, c = time_coefficient_;
   const TimeMass mass = time_mass_;
-  // One element pass per level: A everywhere, the other blocks on the finest level.
-  const MacroAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
-                                       int m) {
+  // One element pass per level: A everywhere, the other blocks on the finest level, and with
+  // convection the part of A that the local coarse levels rediscretise (solvers/local_levels.hpp).
+  const MacroPairAssembler operators = [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
+                                           accel::BandedMatrix<double>* convection_part, int m) {
     const MacroVelocity wm = velocity_at(g, m);
     if (g.level == L) {
-      add_navier_stokes_blocks(g, wm, nu, convection_, stab_,
-                               {&A, &blocks_.B1, &blocks_.B2, &blocks_.D1, &blocks_.D2, &blocks_.C},
-                               m, time_coefficient_);
+      add_navier_stokes_blocks(
+          g, wm, nu, convection_, stab_,
+          {&A, &blocks_.B1, &blocks_.B2, &blocks_.D1, &blocks_.D2, &blocks_.C, convection_part}, m,
+          time_coefficient_);
       const std::size_t nn = A.rows_per_macro();
       if (body_force_)
         assemble_navier_stokes_load(g, wm, nu, convection_, stab_, or_zero(p.force_x),
@@ -109,16 +111,12 @@ void NavierStokesAssembly::assemble_velocity_levels(int first, int last) {
         if (inverse_dtau + c > 0) add_lumped_mass(g, Fp_, m, inverse_dtau + c);
       }
     } else
-      add_velocity_operator(g, wm, nu, convection_, stab_, A, m, time_coefficient_);
+      add_velocity_operator(g, wm, nu, convection_, stab_, A, m, time_coefficient_,
+                            convection_part);
     if (inverse_dtau > 0) add_lumped_mass(g, A, m, inverse_dtau);
     if (c > 0) add_time_mass(mass, g, A, m, c);
   };
-  // Convection and SUPG rediscretised on the local coarse levels (solvers/local_levels.hpp).
-  const MacroAssembler convection = [&](const MacroGeometry& g, accel::BandedMatrix<double>& C,
-                                        int m) {
-    add_convection_operator(g, velocity_at(g, m), nu, stab_, C, m, time_coefficient_);
-  };
-  velocity_.assemble_levels(first, last, operators, convection_ ? convection : MacroAssembler{});
+  velocity_.assemble_levels(first, last, operators);
 }
 
 void NavierStokesAssembly::prepare_time_step(const TimeStepTerms& time) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include "fem/q1_element.hpp"
 #include "mesh/macro_nodes.hpp"
@@ -26,8 +27,20 @@ std::size_t node_index(int n, int i, int j, int a) {
   return static_cast<std::size_t>(i + kQ1DI[a]) + static_cast<std::size_t>(j + kQ1DJ[a]) * n;
 }
 
+/// One row of an element matrix (the 4 trial functions) in one vector register (GCC/Clang vector
+/// extension, 32 bytes: one AVX register, two SSE ones): the trial-function loop of the element
+/// kernel as lane-wise operations. Each lane does the scalar form's IEEE operations in its order
+/// (-ffp-contract=off), so the entries are bitwise those of the scalar loop.
+typedef double TrialRow __attribute__((vector_size(32)));
+using RowMatrix = std::array<TrialRow, 4>;
+
+TrialRow as_row(const Element4& v) {
+  return TrialRow{v[0], v[1], v[2], v[3]};
+}
+
 /// E(a, b) = a(phi_b, phi_a) of element (i, j) into the rows of its four vertices in macro m.
-void scatter(const ElementMatrix& e, int i, int j, BandedMatrix<double>& M, int m) {
+template <class Matrix>
+void scatter(const Matrix& e, int i, int j, BandedMatrix<double>& M, int m) {
   for (int a = 0; a < 4; ++a) {
     const std::size_t row = node_index(M.n, i, j, a);
     for (int b = 0; b < 4; ++b) M.at(kElementBand[a][b], m, row) += e[a][b];
@@ -157,9 +170,10 @@ std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, 
 
 /// The element loop of the entry points. With `kPressure` false only A is built (coarse
 /// velocity levels), with `diffusion` false only its convection and SUPG part N(w) + SUPG;
-/// otherwise all six blocks come from one pass over the elements and one
-/// evaluation of the basis per Gauss point. 2x2 Gauss integrates the det J-weighted integrands
-/// of B, D and N(w) exactly on any element (degree <= 3 in each reference variable, since
+/// otherwise all six blocks come from one pass over the elements and one evaluation of the basis
+/// per Gauss point. blocks.convection_part, if given, gets N(w) + SUPG in the same pass, as a
+/// `diffusion` false pass computes it. 2x2 Gauss integrates the det J-weighted integrands of B,
+/// D and N(w) exactly on any element (degree <= 3 in each reference variable, since
 /// det J grad phi is bilinear), and every block exactly on parallelograms.
 template <bool kPressure>
 void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
@@ -169,12 +183,16 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
-  ElementMatrix a{}, b1{}, b2{}, d1{}, d2{}, c{};
+  accel::BandedMatrix<double>* const part = blocks.convection_part;
+  if (part && !convection)
+    throw std::invalid_argument("assemble_blocks: a convection part of an operator without one");
+  RowMatrix a{}, b1{}, b2{}, d1{}, d2{}, c{}, transport{};
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, convection, i, j, d);
       const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
       a = {};
+      if (part) transport = {};
       if constexpr (kPressure) b1 = b2 = d1 = d2 = c = {};
       for (const auto& gp : rule) {
         const FlowPoint f = flow_point(d, gp);
@@ -182,31 +200,36 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
         const auto& dx = f.q.dphi_dx;
         const auto& dy = f.q.dphi_dy;
         const auto& conv = f.conv;
-        for (int r = 0; r < 4; ++r)      // test function phi_r / psi_r
-          for (int t = 0; t < 4; ++t) {  // trial function phi_t
-            const double grad_grad = dx[r] * dx[t] + dy[r] * dy[t];
-            // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
-            // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982).
-            // The time derivative c u in the SUPG residual: c delta_K (u, (w.grad) v)_K.
-            a[r][t] += f.weight * (nu_a * grad_grad + conv[t] * phi[r] +
-                                   s.delta * (conv[t] + time_coefficient * phi[t]) * conv[r]);
-            if constexpr (kPressure) {
-              // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
-              // delta_K (grad p, (w.grad) v)_K.
-              b1[r][t] += f.weight * (-phi[t] * dx[r] + s.delta * dx[t] * conv[r]);
-              b2[r][t] += f.weight * (-phi[t] * dy[r] + s.delta * dy[t] * conv[r]);
-              // Divergence (div u, q) and the convective part of the PSPG residual
-              // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992),
-              // with the time derivative c tau_K (u, grad q)_K.
-              const double pspg_trial = conv[t] + time_coefficient * phi[t];
-              d1[r][t] += f.weight * (dx[t] * phi[r] + s.pspg * pspg_trial * dx[r]);
-              d2[r][t] += f.weight * (dy[t] * phi[r] + s.pspg * pspg_trial * dy[r]);
-              // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
-              c[r][t] += f.weight * s.tau * grad_grad;
-            }
+        // Trial functions phi_t in the lanes: phi_t, its gradient, (w.grad) phi_t, and the
+        // transported trial function (w.grad) phi_t + c phi_t of the SUPG and PSPG residuals.
+        const TrialRow phi_t = as_row(phi), dx_t = as_row(dx), dy_t = as_row(dy);
+        const TrialRow conv_t = as_row(conv), transported = conv_t + time_coefficient * phi_t;
+        for (int r = 0; r < 4; ++r) {  // test function phi_r / psi_r
+          const TrialRow grad_grad = dx[r] * dx_t + dy[r] * dy_t;
+          // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
+          // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982), with the time derivative
+          // c u in the SUPG residual: c delta_K (u, (w.grad) v)_K.
+          const TrialRow galerkin = conv_t * phi[r], streamline = s.delta * transported * conv[r];
+          a[r] += f.weight * (nu_a * grad_grad + galerkin + streamline);
+          // The entry of a pass with `diffusion` false, 0 * grad_grad included: bitwise its.
+          if (part) transport[r] += f.weight * (0.0 * grad_grad + galerkin + streamline);
+          if constexpr (kPressure) {
+            // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
+            // delta_K (grad p, (w.grad) v)_K.
+            b1[r] += f.weight * (-phi_t * dx[r] + s.delta * dx_t * conv[r]);
+            b2[r] += f.weight * (-phi_t * dy[r] + s.delta * dy_t * conv[r]);
+            // Divergence (div u, q) and the convective part of the PSPG residual
+            // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992),
+            // with the time derivative c tau_K (u, grad q)_K.
+            d1[r] += f.weight * (dx_t * phi[r] + s.pspg * transported * dx[r]);
+            d2[r] += f.weight * (dy_t * phi[r] + s.pspg * transported * dy[r]);
+            // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
+            c[r] += f.weight * s.tau * grad_grad;
           }
+        }
       }
       scatter(a, i, j, *blocks.A, m);
+      if (part) scatter(transport, i, j, *part, m);
       if constexpr (kPressure) {
         scatter(b1, i, j, *blocks.B1, m);
         scatter(b2, i, j, *blocks.B2, m);
@@ -227,8 +250,9 @@ void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, do
 
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
                            bool convection, const Stabilisation& stab,
-                           accel::BandedMatrix<double>& A, int m, double time_coefficient) {
-  const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr};
+                           accel::BandedMatrix<double>& A, int m, double time_coefficient,
+                           accel::BandedMatrix<double>* convection_part) {
+  const NavierStokesBlocks blocks{&A, nullptr, nullptr, nullptr, nullptr, nullptr, convection_part};
   assemble_blocks<false>(g, w, nu, convection, stab, blocks, m, time_coefficient);
 }
 
@@ -402,9 +426,9 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
   ElementData d;
   ElementGradient ge{};
   Element4 pe{};
-  std::array<Element4, 2> de{};  // the time derivative at the element's vertices
-  std::array<std::array<ElementMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
-  std::array<ElementMatrix, 2> eb{};
+  std::array<Element4, 2> de{};                  // the time derivative at the element's vertices
+  std::array<std::array<RowMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
+  std::array<RowMatrix, 2> eb{};
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, true, i, j, d);
@@ -449,25 +473,25 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
           pspg_moment[r] +=
               f.weight * (residual[0] * f.q.dphi_dx[r] + residual[1] * f.q.dphi_dy[r]);
           const double test = phi[r] + s.delta * f.conv[r];
-          for (int t = 0; t < 4; ++t)
-            for (int k = 0; k < 2; ++k) {  // trial phi_t e_k
-              const double dk_r = (*dphi[k])[r];
-              for (int c = 0; c < 2; ++c)
-                nb[c][k][r][t] +=
-                    f.weight * phi[t] * (grad_u[c][k] * test + s.delta * residual[c] * dk_r);
-              eb[k][r][t] += f.weight * s.pspg * phi[t] *
-                             (grad_u[0][k] * f.q.dphi_dx[r] + grad_u[1][k] * f.q.dphi_dy[r]);
-            }
+          // The trial functions phi_t e_k in the lanes (TrialRow): what they multiply depends
+          // on r, k and c alone.
+          const TrialRow weighted_phi = f.weight * as_row(phi);
+          const TrialRow pspg_phi = f.weight * s.pspg * as_row(phi);
+          for (int k = 0; k < 2; ++k) {
+            const double dk_r = (*dphi[k])[r];
+            for (int c = 0; c < 2; ++c)
+              nb[c][k][r] += weighted_phi * (grad_u[c][k] * test + s.delta * residual[c] * dk_r);
+            eb[k][r] += pspg_phi * (grad_u[0][k] * f.q.dphi_dx[r] + grad_u[1][k] * f.q.dphi_dy[r]);
+          }
         }
       }
       // The derivative of delta_K and tau_K themselves: w_K is the vertex mean, d w_K / d u_t =
       // 1/4.
       for (int r = 0; r < 4; ++r)
-        for (int t = 0; t < 4; ++t)
-          for (int k = 0; k < 2; ++k) {
-            for (int c = 0; c < 2; ++c) nb[c][k][r][t] += 0.25 * s.ddelta[k] * supg_moment[c][r];
-            eb[k][r][t] += 0.25 * s.dpspg[k] * pspg_moment[r];
-          }
+        for (int k = 0; k < 2; ++k) {
+          for (int c = 0; c < 2; ++c) nb[c][k][r] += 0.25 * s.ddelta[k] * supg_moment[c][r];
+          eb[k][r] += 0.25 * s.dpspg[k] * pspg_moment[r];
+        }
       scatter(nb[0][0], i, j, *blocks.N11, m);
       scatter(nb[0][1], i, j, *blocks.N12, m);
       scatter(nb[1][0], i, j, *blocks.N21, m);

@@ -138,6 +138,10 @@ struct NavierStokesBlocks {
   accel::BandedMatrix<double>* D1;
   accel::BandedMatrix<double>* D2;
   accel::BandedMatrix<double>* C;
+  /// N(w) + SUPG alone (A without its diffusion), the part the local multigrid rediscretises on
+  /// its coarse levels (add_convection_operator's, bitwise), from the same element pass; null:
+  /// not wanted.
+  accel::BandedMatrix<double>* convection_part = nullptr;
 };
 
 /// Adds the blocks of macro `m` (geometry g, linearisation velocity w, viscosity nu) into
@@ -152,10 +156,12 @@ void add_navier_stokes_blocks(const MacroGeometry& g, const MacroVelocity& w, do
                               const NavierStokesBlocks& blocks, int m,
                               double time_coefficient = 0.0);
 
-/// Only A (= nu L + N(w) + SUPG) of macro m, for the coarse levels of the velocity multigrid.
+/// Only A (= nu L + N(w) + SUPG) of macro m, for the coarse levels of the velocity multigrid;
+/// with `convection_part`, add_convection_operator's part into it from the same element pass.
 void add_velocity_operator(const MacroGeometry& g, const MacroVelocity& w, double nu,
                            bool convection, const Stabilisation& stab,
-                           accel::BandedMatrix<double>& A, int m, double time_coefficient = 0.0);
+                           accel::BandedMatrix<double>& A, int m, double time_coefficient = 0.0,
+                           accel::BandedMatrix<double>* convection_part = nullptr);
 
 /// Only the convection and SUPG part N(w) + SUPG of A (delta_K still depends on nu): the part
 /// the local multigrid rediscretises on its coarse levels (solvers/local_levels.hpp).

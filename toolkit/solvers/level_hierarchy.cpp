@@ -50,6 +50,15 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
             ? "LevelHierarchy::assemble: the hierarchy has a rediscretised part; none was given"
             : "LevelHierarchy::assemble: a rediscretised part was given to a hierarchy without "
               "one");
+  assemble_levels(first, last,
+                  [&](const MacroGeometry& g, accel::BandedMatrix<double>& A,
+                      accel::BandedMatrix<double>* part, int m) {
+                    assemble(g, A, m);
+                    if (part) rediscretised(g, *part, m);
+                  });
+}
+
+void LevelHierarchy::assemble_levels(int first, int last, const MacroPairAssembler& assemble) {
   if (first < 0 || last > finest() || first > last)
     throw std::invalid_argument("LevelHierarchy::assemble_levels: levels " + std::to_string(first) +
                                 ".." + std::to_string(last) + " are not within 0.." +
@@ -65,11 +74,9 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
       if (rediscretised_part_) level.local_rediscretised.fill(0.0);
     }
     still_zero_[l] = 0;
-    for (int m = 0; m < level.matrix.macros; ++m) {
-      const MacroGeometry& g = geometry_[level.level][m];
-      assemble(g, level.matrix, m);
-      if (rediscretised_part_) rediscretised(g, level.local_rediscretised, m);
-    }
+    accel::BandedMatrix<double>* part = rediscretised_part_ ? &level.local_rediscretised : nullptr;
+    for (int m = 0; m < level.matrix.macros; ++m)
+      assemble(geometry_[level.level][m], level.matrix, part, m);
     // The affine, constant-coefficient macros' products read 225 numbers instead of 9 bands.
     accel::detect_stencil_zones(level.matrix, level.zones);
     if (!rediscretised_part_) continue;

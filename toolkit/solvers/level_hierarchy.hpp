@@ -34,6 +34,11 @@ struct GlobalLevel {
 /// Adds the element contributions of one macro (geometry g) into macro slot m of A.
 using MacroAssembler =
     std::function<void(const MacroGeometry& g, accel::BandedMatrix<double>& A, int m)>;
+/// The same, with the rediscretised part (LocalCoarsening::hybrid) added into slot m of
+/// `rediscretised` in the same pass over the elements; null where the hierarchy has no such part.
+using MacroPairAssembler =
+    std::function<void(const MacroGeometry& g, accel::BandedMatrix<double>& A,
+                       accel::BandedMatrix<double>* rediscretised, int m)>;
 
 /// How the local multigrid gets its coarse levels (solvers/local_levels.hpp): Galerkin products
 /// of the whole local matrix, or hybrid, with a part of the operator rediscretised.
@@ -65,6 +70,8 @@ class LevelHierarchy {
   /// needs only the finest level, a multigrid update all of them).
   void assemble_levels(int first, int last, const MacroAssembler& assemble,
                        const MacroAssembler& rediscretised = {});
+  /// assemble_levels with both parts from one assembler (one element pass per macro).
+  void assemble_levels(int first, int last, const MacroPairAssembler& assemble);
 
   /// The local matrix of level l (design.md §2): the type-0 matrix with the rows of shared nodes
   /// summed over the macros that share them (the centre and the couplings along a shared edge),
