@@ -468,15 +468,15 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
         for (int c = 0; c < 2; ++c)
           residual[c] =
               dq[c] + visc[c] + wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
+        // The trial functions phi_t e_k in the lanes (TrialRow): what they multiply depends on
+        // r, k and c alone.
+        const TrialRow weighted_phi = f.weight * as_row(phi);
+        const TrialRow pspg_phi = f.weight * s.pspg * as_row(phi);
         for (int r = 0; r < 4; ++r) {
           for (int c = 0; c < 2; ++c) supg_moment[c][r] += f.weight * residual[c] * f.conv[r];
           pspg_moment[r] +=
               f.weight * (residual[0] * f.q.dphi_dx[r] + residual[1] * f.q.dphi_dy[r]);
           const double test = phi[r] + s.delta * f.conv[r];
-          // The trial functions phi_t e_k in the lanes (TrialRow): what they multiply depends
-          // on r, k and c alone.
-          const TrialRow weighted_phi = f.weight * as_row(phi);
-          const TrialRow pspg_phi = f.weight * s.pspg * as_row(phi);
           for (int k = 0; k < 2; ++k) {
             const double dk_r = (*dphi[k])[r];
             for (int c = 0; c < 2; ++c)
