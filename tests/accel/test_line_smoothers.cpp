@@ -7,6 +7,7 @@
 
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/staggered_allocator.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
@@ -110,6 +111,63 @@ TEST(SmootherLines, YLineSweepsAreTheTransposedGridsXLineSweeps) {
       expect_y_sweeps_are_transposed_x_sweeps<float>(order, omega);
       expect_y_sweeps_are_transposed_x_sweeps<double>(order, omega);
     }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lexicographic ADI-TRIGS hands x (and b) from its x-sweep to its y-sweep as columns of the
+// transposed grid and writes x back in whole cache lines: it must be bitwise the x-line sweep
+// followed by the y-line sweep of the separate smoothers (which move x through strips), with a
+// zoned macro in a batch of 5 (groups of 4 and 1), a grid of several row blocks and strips, the
+// rows of x at every offset in their cache lines (n odd, and x shifted by `offset` elements),
+// several steps in both directions, and a zero start.
+
+template <class T>
+void expect_adi_is_x_then_y_sweeps(int n, double omega, int offset, bool x_is_zero) {
+  const int macros = 5, steps = 3;
+  BandedMatrix<T> A = random_matrix<T>(macros, n, 910 + n);
+  const std::size_t nn = A.rows_per_macro();
+  const int level = n == 17 ? 4 : n == 129 ? 7 : -1;
+  ASSERT_GT(level, 0);
+  const BandedMatrix<T> laplacian =
+      testing::q1_laplacian(level, {{1.0, testing::kSouthDirichlet}}).template converted<T>();
+  for (int k = 0; k < kBands; ++k)
+    std::copy(laplacian.band[k].begin(), laplacian.band[k].end(), A.band[k].begin() + 3 * nn);
+  ASSERT_TRUE(detect_stencil_zones(A).is_zoned(3));
+  const std::vector<T> b = random_vector<T>(A.rows(), 21);
+  const std::vector<T> x0 = random_vector<T>(A.rows(), 22);
+  const SmootherParams adi{SmootherType::aditrigs, SweepOrder::lexicographic, omega};
+  for (SweepDirection direction : kDirections) {
+    std::vector<T> storage(A.rows() + offset);
+    T* x = storage.data() + offset;
+    std::copy(x0.begin(), x0.end(), x);
+    cpu::make_smoother(A, adi)->smooth(A, b.data(), x, steps, direction, x_is_zero);
+    auto along_x = cpu::make_smoother(A, {SmootherType::trigs_x, SweepOrder::lexicographic, omega});
+    auto along_y = cpu::make_smoother(A, {SmootherType::trigs_y, SweepOrder::lexicographic, omega});
+    std::vector<T> expected = x0;
+    if (x_is_zero) std::fill(expected.begin(), expected.end(), T(0));
+    for (int s = 0; s < steps; ++s) {
+      auto& first = direction == SweepDirection::forward ? along_x : along_y;
+      auto& second = direction == SweepDirection::forward ? along_y : along_x;
+      first->smooth(A, b.data(), expected.data(), 1, direction, false);
+      second->smooth(A, b.data(), expected.data(), 1, direction, false);
+    }
+    for (std::size_t r = 0; r < expected.size(); ++r)
+      ASSERT_EQ(x[r], expected[r])
+          << describe(adi) << ", n " << n << ", offset " << offset
+          << (direction == SweepDirection::forward ? ", forward, " : ", backward, ")
+          << cpu::describe_row(n, r);
+  }
+}
+
+TEST(SmootherLines, AlternatingLinesAreTheXThenTheYLineSweepsBitwise) {
+  for (int n : {17, 129})
+    for (double omega : {1.0, 0.8})
+      for (int offset : {0, 1, 3}) {
+        expect_adi_is_x_then_y_sweeps<float>(n, omega, offset, false);
+        expect_adi_is_x_then_y_sweeps<double>(n, omega, offset, false);
+      }
+  expect_adi_is_x_then_y_sweeps<float>(129, 1.0, 0, true);
+  expect_adi_is_x_then_y_sweeps<double>(129, 0.8, 5, true);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -268,8 +326,8 @@ TEST(GridTranspose, MovesEveryNodeToItsMirrorForEveryGridSize) {
   expect_grid_transpose<double>(2, 129);
 }
 
-// The y-line sweeps move strips of a grid (n rows, a strip's width of columns) into lines and
-// back: tiles of every shape, inside larger arrays with their own row strides.
+// The y-line sweeps move tiles of a grid (blocks of grid rows into columns, windows of columns
+// back into rows): tiles of every shape, inside larger arrays with their own row strides.
 template <class T>
 void expect_tile_transpose(int rows, int cols, std::size_t in_stride) {
   const std::size_t out_stride = rows + 5;
@@ -299,6 +357,38 @@ TEST(GridTranspose, MovesTilesOfEveryShapeBetweenStrides) {
       expect_tile_transpose<float>(rows, cols, 1030);
       expect_tile_transpose<double>(rows, cols, 515);
     }
+}
+
+// The streaming transpose writes whole cache lines non-temporally where its out pieces are whole
+// aligned lines (a cache line's worth of rows), through a tile of 64 columns; elsewhere it is
+// transpose_tile. Both must move every element and leave the padding between pieces untouched.
+template <class T>
+void expect_streaming_transpose(int rows, int cols, int out_offset) {
+  constexpr int kLine = 64 / static_cast<int>(sizeof(T));
+  const std::size_t in_stride = cols + 3, out_stride = 3 * kLine;
+  StaggeredVector<T> in(rows * in_stride), out(cols * out_stride + out_offset, T(-1));
+  for (std::size_t r = 0; r < in.size(); ++r) in[r] = static_cast<T>(r) + T(0.5);
+  T* tile = out.data() + out_offset;
+  cpu::transpose_tile_streaming(in.data(), in_stride, tile, out_stride, rows, cols);
+  cpu::streaming_fence();
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < static_cast<int>(out_stride); ++r) {
+      const T expected = r < rows ? in[r * in_stride + c] : T(-1);
+      ASSERT_EQ(tile[c * out_stride + r], expected)
+          << rows << " x " << cols << ", offset " << out_offset << ", row " << r << ", column "
+          << c;
+    }
+}
+
+TEST(GridTranspose, StreamsWholeLinesAndFallsBackElsewhere) {
+  for (int cols : {1, 5, 63, 64, 65, 129, 200}) {
+    expect_streaming_transpose<float>(16, cols, 0);  // whole lines
+    expect_streaming_transpose<double>(8, cols, 0);
+    expect_streaming_transpose<float>(16, cols, 3);  // pieces not aligned: plain stores
+    expect_streaming_transpose<double>(8, cols, 1);
+    expect_streaming_transpose<float>(11, cols, 0);  // short of a line (a grid's last rows)
+    expect_streaming_transpose<double>(3, cols, 0);
+  }
 }
 
 }  // namespace
