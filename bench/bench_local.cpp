@@ -8,7 +8,8 @@
 //       and its ratio to the triad,
 //   (3) the kernels of the local layer, bands against constant-stencil zones
 //       (accel/stencil_zones.hpp): SpMV, defect, a Jacobi sweep and one ADI-TRIGS sweep, in
-//       unknowns/s and GB/s (bytes of the arrays each one streams) against the triad,
+//       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad measured
+//       right before and after each precision's kernels,
 //   (4) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
 //       on every level, and one V(2,2) cycle (V(4,4) for Jacobi too) of every smoother on one
 //       level, in double and float.
@@ -304,21 +305,28 @@ KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A) {
   return t;
 }
 
-/// The band kernels against the constant-stencil ones on the finest benchmark level.
+/// The band kernels against the constant-stencil ones on the finest benchmark level. Returns the
+/// triad bandwidth the rows were compared with: the mean of one measured right before and one
+/// right after the kernels (this VM's bandwidth drifts by up to +-20 % within minutes, so a triad
+/// measured once at the start misjudged kernels measured later).
 template <class T>
-void kernel_rows(const Config& cfg, double triad, const char* precision) {
+double kernel_rows(const Config& cfg, const char* precision) {
   const int L = cfg.levels.back();
   const std::size_t n = quilt::accel::nodes_per_side(L);
   const int macros = macros_for(cfg, (quilt::accel::kBands + 4) * sizeof(T) * n * n);
   const BandedMatrix<T> zoned = q1_batch<T>(L, macros);
+  std::size_t array_bytes = 0;
+  const double triad_before = triad_bandwidth(cfg, &array_bytes);
   const KernelTimes<T> z = kernel_times(cfg, zoned);
   const KernelTimes<T> v = kernel_times(cfg, banded_only(zoned));
+  const double triad = 0.5 * (triad_before + triad_bandwidth(cfg, &array_bytes));
   const double rows = static_cast<double>(zoned.rows());
   // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
   // read a stored inverse: x, b and the result, 12 arrays). ADI-TRIGS: an
   // x-line sweep reads 6 coupling bands, the lower band and 2 factor arrays, b, and reads and
-  // writes x; the y-line sweep the same on the transposed grid (b and x moved through a strip in
-  // cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in cache).
+  // writes x; the y-line sweep the same on the transposed grid (b and x moved as its columns,
+  // not counted): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in
+  // cache).
   struct Kernel {
     const char* name;
     double band_seconds, zone_seconds;
@@ -338,19 +346,23 @@ void kernel_rows(const Config& cfg, double triad, const char* precision) {
                 100.0 * band_gbs / triad, rows / k.zone_seconds * 1e-6, zone_gbs * 1e-9,
                 100.0 * zone_gbs / triad, k.band_seconds / k.zone_seconds);
   }
+  return triad;
 }
 
-void kernel_table(const Config& cfg, double triad) {
+void kernel_table(const Config& cfg) {
   std::printf(
       "\n## Band kernels against constant-stencil zones, level %d (Q1 Laplacians, one stencil "
-      "per macro); triad %.2f GB/s\n\n",
-      cfg.levels.back(), triad * 1e-9);
+      "per macro); vs triad: the mean of a triad right before and one right after each "
+      "precision's kernels\n\n",
+      cfg.levels.back());
   std::printf(
       "| kernel | precision | bands: Munknowns/s | bands: streamed (vs triad) | zones: "
       "Munknowns/s | zones: streamed (vs triad) | zones / bands speed |\n"
       "|---|---|---|---|---|---|---|\n");
-  kernel_rows<double>(cfg, triad, "double");
-  kernel_rows<float>(cfg, triad, "float");
+  const double triad_double = kernel_rows<double>(cfg, "double");
+  const double triad_float = kernel_rows<float>(cfg, "float");
+  std::printf("\nTriad beside the double kernels %.2f GB/s, beside the float kernels %.2f GB/s.\n",
+              triad_double * 1e-9, triad_float * 1e-9);
 }
 
 /// One V-cycle of every smoother on the finest benchmark level, double and float.
@@ -507,7 +519,7 @@ int main(int argc, char** argv) {
         cfg.working_set / 1048576.0, bw * 1e-9, 100.0 * bw / triad);
   }
   if (cfg.kernels_only) {
-    kernel_table(cfg, triad);
+    kernel_table(cfg);
     return 0;
   }
 
@@ -548,7 +560,7 @@ int main(int argc, char** argv) {
           cyc.ns_per_unknown * 1e-9 / it->spmv.seconds_per_row);
     }
   }
-  kernel_table(cfg, triad);
+  kernel_table(cfg);
   smoother_table(cfg, triad);
   std::printf(
       "\nSpMV bytes = (9 bands + x + y) * sizeof(T) * rows; the triad counts a, b, c once "
