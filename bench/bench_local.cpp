@@ -1,8 +1,7 @@
 // quilt-bench-local: how close the local layer's cpu target comes to the memory bandwidth of one
 // core. Prints one Markdown table with
-//   (1) a STREAM-like triad a = b + s c (the attainable bandwidth), a strided read (pieces of
-//       rows a page apart) against the y-line sweeps' column store (whole lines there,
-//       non-temporally), and 12 arrays streamed at one index with every array at one page offset
+//   (1) a STREAM-like triad a = b + s c (the attainable bandwidth), the strip gather of the
+//       y-line sweeps, and 12 arrays streamed at one index with every array at one page offset
 //       and staggered in their pages (accel/staggered_allocator.hpp),
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
@@ -167,31 +166,9 @@ int macros_for(const Config& cfg, std::size_t bytes_per_macro) {
       std::max<std::size_t>(1, (cfg.working_set + bytes_per_macro - 1) / bytes_per_macro));
 }
 
-/// Bytes/s written by the y-line sweeps' moves into columns: transpose_tile_streaming of blocks
-/// of 8 grid rows into the columns of the transposed grid (padded to whole cache lines), each
-/// column's piece one whole line stored non-temporally, the lines a column (8 KiB) apart.
-double column_store_bandwidth(const Config& cfg, int level, int* macros) {
-  const int n = quilt::accel::nodes_per_side(level);
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  constexpr int kLine = 64 / sizeof(double);
-  const std::size_t stride = (n + kLine - 1) / kLine * kLine;
-  *macros = macros_for(cfg, nn * sizeof(double));
-  quilt::accel::StaggeredVector<double> x(nn * *macros, 1.0), columns(stride * n * *macros, 0.0);
-  const double t = best_seconds(cfg.reps, [&] {
-    for (int m = 0; m < *macros; ++m)
-      for (int r0 = 0; r0 < n; r0 += kLine)
-        quilt::accel::cpu::transpose_tile_streaming(x.data() + m * nn + std::size_t(r0) * n, n,
-                                                    columns.data() + m * stride * n + r0, stride,
-                                                    std::min(kLine, n - r0), n);
-    quilt::accel::cpu::streaming_fence();
-    keep(columns.data());
-  });
-  return static_cast<double>(*macros) * nn * sizeof(double) / t;
-}
-
-/// Bytes/s of a strided read: transpose_tile (grid_transpose.hpp) of every 64-byte piece of the
-/// n grid rows of a strip, n doubles apart, into a buffer that stays in cache; how the y-line
-/// sweeps gathered x and b until 2026-11-27.
+/// Bytes/s that the y-line sweep's strip gather reads: transpose_tile (grid_transpose.hpp) of
+/// every 64-byte piece of the n grid rows of a strip, n doubles apart, into a buffer that stays
+/// in cache; the strided access to memory that a y-line sweep cannot avoid for x and b.
 double strip_gather_bandwidth(const Config& cfg, int level, int* macros) {
   const int n = quilt::accel::nodes_per_side(level);
   const std::size_t nn = static_cast<std::size_t>(n) * n;
@@ -324,9 +301,8 @@ double kernel_rows(const Config& cfg, const char* precision) {
   // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
   // read a stored inverse: x, b and the result, 12 arrays). ADI-TRIGS: an
   // x-line sweep reads 6 coupling bands, the lower band and 2 factor arrays, b, and reads and
-  // writes x; the y-line sweep the same on the transposed grid (b and x moved as its columns,
-  // not counted): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in
-  // cache).
+  // writes x; the y-line sweep the same on the transposed grid (b and x moved through a strip in
+  // cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in cache).
   struct Kernel {
     const char* name;
     double band_seconds, zone_seconds;
@@ -493,21 +469,14 @@ int main(int argc, char** argv) {
       "| - |\n",
       array_bytes / 1048576.0, triad * 4.0 / 3.0 * 1e-9);
   {
-    // The y-line sweeps' moves between a grid's rows and its columns, on one grid of doubles.
+    int macros = 0;
     const int L = cfg.levels.back();
-    const auto move_row = [&](const char* name, double (*bandwidth)(const Config&, int, int*)) {
-      int macros = 0;
-      const double bw = bandwidth(cfg, L, &macros);
-      std::printf("| %s | %d | double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n", name, L, macros,
-                  8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
-                  bw * 1e-9, 100.0 * bw / triad);
-    };
-    move_row("strided read: 64-byte pieces of every grid row, n doubles apart",
-             strip_gather_bandwidth);
-    move_row(
-        "y-line column store: grid rows into columns, whole lines non-temporally (bytes "
-        "written)",
-        column_store_bandwidth);
+    const double gather = strip_gather_bandwidth(cfg, L, &macros);
+    std::printf(
+        "| y-line strip gather: 64-byte pieces of every grid row, n doubles apart (read) | %d | "
+        "double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
+        L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
+        gather * 1e-9, 100.0 * gather / triad);
   }
   for (const bool staggered : {false, true}) {
     const double bw = twelve_array_bandwidth(cfg, staggered);

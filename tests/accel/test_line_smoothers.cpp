@@ -7,7 +7,6 @@
 
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
-#include "accel/staggered_allocator.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
@@ -114,12 +113,10 @@ TEST(SmootherLines, YLineSweepsAreTheTransposedGridsXLineSweeps) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Lexicographic ADI-TRIGS hands x (and b) from its x-sweep to its y-sweep as columns of the
-// transposed grid and writes x back in whole cache lines: it must be bitwise the x-line sweep
-// followed by the y-line sweep of the separate smoothers (which move x through strips), with a
-// zoned macro in a batch of 5 (groups of 4 and 1), a grid of several row blocks and strips, the
-// rows of x at every offset in their cache lines (n odd, and x shifted by `offset` elements),
-// several steps in both directions, and a zero start.
+// ADI-TRIGS must be bitwise the x-line sweep followed by the y-line sweep of the separate
+// smoothers (backward: y then x), with a zoned macro in a batch of 5 (groups of 4 and 1), grids
+// of one and of several strips, the rows of x at every offset in their cache lines (n odd, and x
+// shifted by `offset` elements), several steps in both directions, and a zero start.
 
 template <class T>
 void expect_adi_is_x_then_y_sweeps(int n, double omega, int offset, bool x_is_zero) {
@@ -326,8 +323,8 @@ TEST(GridTranspose, MovesEveryNodeToItsMirrorForEveryGridSize) {
   expect_grid_transpose<double>(2, 129);
 }
 
-// The y-line sweeps move tiles of a grid (blocks of grid rows into columns, windows of columns
-// back into rows): tiles of every shape, inside larger arrays with their own row strides.
+// The y-line sweeps move strips of a grid (n rows, a strip's width of columns) into lines and
+// back: tiles of every shape, inside larger arrays with their own row strides.
 template <class T>
 void expect_tile_transpose(int rows, int cols, std::size_t in_stride) {
   const std::size_t out_stride = rows + 5;
@@ -357,38 +354,6 @@ TEST(GridTranspose, MovesTilesOfEveryShapeBetweenStrides) {
       expect_tile_transpose<float>(rows, cols, 1030);
       expect_tile_transpose<double>(rows, cols, 515);
     }
-}
-
-// The streaming transpose writes whole cache lines non-temporally where its out pieces are whole
-// aligned lines (a cache line's worth of rows), through a tile of 64 columns; elsewhere it is
-// transpose_tile. Both must move every element and leave the padding between pieces untouched.
-template <class T>
-void expect_streaming_transpose(int rows, int cols, int out_offset) {
-  constexpr int kLine = 64 / static_cast<int>(sizeof(T));
-  const std::size_t in_stride = cols + 3, out_stride = 3 * kLine;
-  StaggeredVector<T> in(rows * in_stride), out(cols * out_stride + out_offset, T(-1));
-  for (std::size_t r = 0; r < in.size(); ++r) in[r] = static_cast<T>(r) + T(0.5);
-  T* tile = out.data() + out_offset;
-  cpu::transpose_tile_streaming(in.data(), in_stride, tile, out_stride, rows, cols);
-  cpu::streaming_fence();
-  for (int c = 0; c < cols; ++c)
-    for (int r = 0; r < static_cast<int>(out_stride); ++r) {
-      const T expected = r < rows ? in[r * in_stride + c] : T(-1);
-      ASSERT_EQ(tile[c * out_stride + r], expected)
-          << rows << " x " << cols << ", offset " << out_offset << ", row " << r << ", column "
-          << c;
-    }
-}
-
-TEST(GridTranspose, StreamsWholeLinesAndFallsBackElsewhere) {
-  for (int cols : {1, 5, 63, 64, 65, 129, 200}) {
-    expect_streaming_transpose<float>(16, cols, 0);  // whole lines
-    expect_streaming_transpose<double>(8, cols, 0);
-    expect_streaming_transpose<float>(16, cols, 3);  // pieces not aligned: plain stores
-    expect_streaming_transpose<double>(8, cols, 1);
-    expect_streaming_transpose<float>(11, cols, 0);  // short of a line (a grid's last rows)
-    expect_streaming_transpose<double>(3, cols, 0);
-  }
 }
 
 }  // namespace

@@ -1,13 +1,7 @@
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <type_traits>
-
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 namespace quilt::accel::cpu {
 
@@ -35,31 +29,6 @@ struct Unaligned {
   typedef Element type
       __attribute__((vector_size(sizeof(V)), aligned(alignof(Element)), may_alias));
 };
-
-/// *dst = v with a non-temporal store (dst aligned to sizeof(V)); a plain store where the target
-/// has none.
-template <class V, class T>
-[[gnu::always_inline]] inline void stream_store(T* dst, V v) {
-#if defined(__AVX__)
-  if constexpr (sizeof(V) == 32) {
-    if constexpr (std::is_same_v<T, double>)
-      _mm256_stream_pd(dst, reinterpret_cast<__m256d>(v));
-    else
-      _mm256_stream_ps(dst, reinterpret_cast<__m256>(v));
-    return;
-  }
-#endif
-#if defined(__SSE2__)
-  if constexpr (sizeof(V) == 16) {
-    if constexpr (std::is_same_v<T, double>)
-      _mm_stream_pd(dst, reinterpret_cast<__m128d>(v));
-    else
-      _mm_stream_ps(dst, reinterpret_cast<__m128>(v));
-    return;
-  }
-#endif
-  *reinterpret_cast<typename Unaligned<V>::type*>(dst) = v;
-}
 
 /// The side of the register blocks: one register per block row.
 template <class T>
@@ -161,44 +130,6 @@ void transpose_tile(const T* in, std::size_t in_stride, T* out, std::size_t out_
 }
 
 template <class T>
-void store_line_streaming(const T* src, T* dst) {
-  constexpr bool wide = kVectorBytes == 32;
-  using V = std::conditional_t<std::is_same_v<T, float>, std::conditional_t<wide, Floats8, Floats4>,
-                               std::conditional_t<wide, Doubles4, Doubles2>>;
-  using U = typename Unaligned<V>::type;
-  constexpr int kPerRegister = static_cast<int>(sizeof(V) / sizeof(T));
-  for (int k = 0; k < 64 / static_cast<int>(sizeof(V)); ++k)
-    stream_store(dst + k * kPerRegister, V(*reinterpret_cast<const U*>(src + k * kPerRegister)));
-}
-
-template <class T>
-void transpose_tile_streaming(const T* in, std::size_t in_stride, T* out, std::size_t out_stride,
-                              int rows, int cols) {
-  constexpr int kLine = 64 / static_cast<int>(sizeof(T));
-  if (rows != kLine || reinterpret_cast<std::uintptr_t>(out) % 64 != 0 || out_stride % kLine != 0)
-    return transpose_tile(in, in_stride, out, out_stride, rows, cols);
-  // Through a tile in L1: kTile columns transposed into it, then streamed out one whole line
-  // after the other. Streamed straight from the register blocks (B lines filled in turn, a
-  // register at a time), the stores ran at 2.3 GB/s; through the tile at 14 (n = 1025, the rows in
-  // cache, 2026-11-27): a write-combining buffer leaves as one full-line write only if it fills
-  // before another line's stores evict it.
-  constexpr int kTile = 64;
-  alignas(64) T tile[kTile * kLine];
-  for (int c0 = 0; c0 < cols; c0 += kTile) {
-    const int width = std::min(kTile, cols - c0);
-    transpose_tile(in + c0, in_stride, tile, kLine, rows, width);
-    for (int c = 0; c < width; ++c)
-      store_line_streaming(tile + c * kLine, out + (c0 + c) * out_stride);
-  }
-}
-
-void streaming_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
-
-template <class T>
 void transpose_grid(int macros, int n, const T* in, T* out) {
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   for (int m = 0; m < macros; ++m) transpose_tile(in + m * nn, n, out + m * nn, n, n, n);
@@ -221,10 +152,6 @@ BandedMatrix<T> grid_transposed(const BandedMatrix<T>& A) {
 
 template void transpose_tile(const float*, std::size_t, float*, std::size_t, int, int);
 template void transpose_tile(const double*, std::size_t, double*, std::size_t, int, int);
-template void transpose_tile_streaming(const float*, std::size_t, float*, std::size_t, int, int);
-template void transpose_tile_streaming(const double*, std::size_t, double*, std::size_t, int, int);
-template void store_line_streaming(const float*, float*);
-template void store_line_streaming(const double*, double*);
 template void transpose_grid(int, int, const float*, float*);
 template void transpose_grid(int, int, const double*, double*);
 template BandedMatrix<float> grid_transposed(const BandedMatrix<float>&);

@@ -15,22 +15,6 @@ template <class T>
 void transpose_tile(const T* in, std::size_t in_stride, T* out, std::size_t out_stride, int rows,
                     int cols);
 
-/// transpose_tile for an out whose columns' pieces are whole cache lines (rows = 64 / sizeof(T),
-/// every out + c out_stride 64-byte aligned), written with non-temporal stores: no read for
-/// ownership, and the lines, far apart, leave through the write-combining buffers instead of
-/// waiting on the misses that strided loads would. Other shapes: as transpose_tile.
-template <class T>
-void transpose_tile_streaming(const T* in, std::size_t in_stride, T* out, std::size_t out_stride,
-                              int rows, int cols);
-
-/// dst[0 .. 64 / sizeof(T)) = src[0 .. 64 / sizeof(T)) with non-temporal stores; dst is a
-/// 64-byte aligned cache line, src anywhere.
-template <class T>
-void store_line_streaming(const T* src, T* dst);
-
-/// Orders the non-temporal stores before everything after (they are weakly ordered).
-void streaming_fence();
-
 /// out(j, i) = in(i, j) on every macro of an n x n batch; out must not overlap in.
 template <class T>
 void transpose_grid(int macros, int n, const T* in, T* out);

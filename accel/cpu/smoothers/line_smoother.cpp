@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/inverse_diagonal.hpp"
@@ -26,13 +25,9 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& z
   if (directions != LineDirections::x) {
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
-    column_stride_ = (static_cast<std::size_t>(A.n) + kLine - 1) / kLine * kLine;
-    x_columns_.resize(static_cast<std::size_t>(A.macros) * A.n * column_stride_);
-    b_columns_.resize(x_columns_.size());
-    row_window_.resize(static_cast<std::size_t>(kRowBlock) * 2 * kLine);
+    x_strip_.resize(static_cast<std::size_t>(2 * kGroup) * (kStrip + 2) * A.n);
+    b_panel_.resize(static_cast<std::size_t>(2 * kGroup) * kPanel * kStrip * A.n);
   }
-  if (directions == LineDirections::alternating && order == SweepOrder::lexicographic)
-    row_ring_.resize(static_cast<std::size_t>(2 * kGroup) * kLine * A.n);
   refresh(A, zones);
 }
 
@@ -199,171 +194,124 @@ void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool r
 }
 
 template <class T>
-T* LineSmoother<T>::x_column(int m, int line) {
-  return x_columns_.data() + (static_cast<std::size_t>(m) * yt_.n + line) * column_stride_;
+T* LineSmoother<T>::x_strip(int set, int q) {
+  return x_strip_.data() + static_cast<std::size_t>(set * kGroup + q) * (kStrip + 2) * yt_.n;
 }
 
 template <class T>
-T* LineSmoother<T>::b_column(int m, int line) {
-  return b_columns_.data() + (static_cast<std::size_t>(m) * yt_.n + line) * column_stride_;
+T* LineSmoother<T>::b_panel(int panel, int q) {
+  return b_panel_.data() +
+         static_cast<std::size_t>((panel % 2) * kGroup + q) * kPanel * kStrip * yt_.n;
 }
 
 template <class T>
-void LineSmoother<T>::sweep_x_into_columns(const BandedMatrix<T>& A, const T* b, const T* x,
-                                           bool reverse, bool with_b) {
-  const LineSystem sys{&A, x_inv_pivot_.data(), x_upper_.data()};
-  const int n = A.n;
-  const T* ghost = ghost_.data() + 1;
-  // Line `line` of group macro q in the ring: row line % kLine of slot (line / kLine) % 2.
-  const auto ring_row = [&](int q, int line) {
-    return row_ring_.data() +
-           (static_cast<std::size_t>(q * 2 + (line / kLine) % 2) * kLine + line % kLine) * n;
-  };
-  for (int m0 = 0; m0 < A.macros; m0 += kGroup) {
-    const int count = std::min(kGroup, A.macros - m0);
-    for (int k = 0; k < n; ++k) {
-      const int line = reverse ? n - 1 - k : k;
-      Line lines[kGroup];
-      for (int q = 0; q < count; ++q) {
-        const std::size_t base = static_cast<std::size_t>(m0 + q) * A.rows_per_macro();
-        const std::size_t first = base + static_cast<std::size_t>(line) * n;
-        T* out = ring_row(q, line);
-        if (omega_ != T(1)) std::copy_n(x + first, n, out);  // the old values, blended
-        // The neighbour relaxed just before is in the ring, the other one still in x.
-        const T* south = line == 0 ? ghost : reverse ? x + first - n : ring_row(q, line - 1);
-        const T* north = line == n - 1 ? ghost : reverse ? ring_row(q, line + 1) : x + first + n;
-        lines[q] = {base + static_cast<std::size_t>(source_line(m0 + q, line, n)) * n, b + first,
-                    south, out, north};
-      }
-      relax_group(sys, lines, count);
-      const int block = line / kLine;
-      if (line == (reverse ? block * kLine : std::min(n, (block + 1) * kLine) - 1))
-        store_ring_block(m0, count, block, b, with_b);
-    }
-  }
-  streaming_fence();
+const T* LineSmoother<T>::b_line(int q, int line) {
+  constexpr int panel_lines = kPanel * kStrip;
+  return b_panel(line / panel_lines, q) + static_cast<std::size_t>(line % panel_lines) * yt_.n;
 }
 
 template <class T>
-void LineSmoother<T>::store_ring_block(int m0, int count, int block, const T* b, bool with_b) {
+void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int south_set,
+                                    int north_set, const T* b, const T* x) {
   const int n = yt_.n;
-  const int r0 = block * kLine, rows = std::min(kLine, n - r0);
-  for (int q = 0; q < count; ++q) {
-    const int m = m0 + q;
-    const T* ring = row_ring_.data() + static_cast<std::size_t>(q * 2 + block % 2) * kLine * n;
-    transpose_tile_streaming(ring, n, x_column(m, 0) + r0, column_stride_, rows, n);
-    if (with_b)
-      transpose_tile_streaming(b + m * yt_.rows_per_macro() + static_cast<std::size_t>(r0) * n, n,
-                               b_column(m, 0) + r0, column_stride_, rows, n);
+  const std::size_t stride = n;
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  const int panel = s / kPanel, p0 = panel * kPanel * kStrip;
+  const bool new_panel = panel_in_set_[panel % 2] != panel;
+  panel_in_set_[panel % 2] = panel;
+  // The neighbour lines that no buffer holds come with the strip's own lines in one tile: their
+  // values share the rows' cache lines, which the tile prefetches.
+  const bool south_from_x = i0 > 0 && south_set < 0, north_from_x = i0 + width < n && north_set < 0;
+  const int c0 = south_from_x ? i0 - 1 : i0, c1 = north_from_x ? i0 + width : i0 + width - 1;
+  for (int q = 0; q < g.count; ++q) {
+    T* xs = x_strip(set, q);
+    const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
+    transpose_tile(x + base + c0, stride, xs + (c0 - i0 + 1) * stride, stride, n, c1 - c0 + 1);
+    if (new_panel)
+      transpose_tile(b + base + p0, stride, b_panel(panel, q), stride, n,
+                     std::min(kPanel * kStrip, n - p0));
+    if (i0 > 0 && !south_from_x)  // the previous strip's last line, as that strip holds it now
+      std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
+    if (i0 + width < n && !north_from_x)  // the next strip's first line, likewise
+      std::copy_n(x_strip(north_set, q) + stride, n, xs + (width + 1) * stride);
   }
 }
 
 template <class T>
-void LineSmoother<T>::rows_into_columns(const T* b, const T* x, bool with_b, bool with_x) {
+void LineSmoother<T>::relax_strip_lines(const StripGroup& g, int s, int set, int parity,
+                                        bool reverse) {
   const int n = yt_.n;
-  for (int m = 0; m < yt_.macros; ++m)
-    for (int r0 = 0; r0 < n; r0 += kLine) {
-      const std::size_t from = m * yt_.rows_per_macro() + static_cast<std::size_t>(r0) * n;
-      const int rows = std::min(kLine, n - r0);
-      if (with_x)
-        transpose_tile_streaming(x + from, n, x_column(m, 0) + r0, column_stride_, rows, n);
-      if (with_b)
-        transpose_tile_streaming(b + from, n, b_column(m, 0) + r0, column_stride_, rows, n);
-    }
-  streaming_fence();
-}
-
-template <class T>
-void LineSmoother<T>::relax_columns(int m0, int count, int i0, int width, int parity,
-                                    bool reverse) {
-  const int n = yt_.n;
+  const std::size_t stride = n;
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  // Line i0 - 1 + k of macro m0 + q's y-lines is line k of its x strip (k = 0 .. width + 1),
+  // line i0 + k line k of its b strip.
   const T* ghost = ghost_.data() + 1;
   for (int k = 0; k < width; ++k) {
     const int line = i0 + (reverse ? width - 1 - k : k);
     if (parity >= 0 && line % 2 != parity) continue;
     Line lines[kGroup];
-    for (int q = 0; q < count; ++q) {
-      const int m = m0 + q;
-      const std::size_t base = static_cast<std::size_t>(m) * yt_.rows_per_macro();
-      lines[q] = {base + static_cast<std::size_t>(source_line(m, line, n)) * n, b_column(m, line),
-                  line > 0 ? x_column(m, line - 1) : ghost, x_column(m, line),
-                  line < n - 1 ? x_column(m, line + 1) : ghost};
+    for (int q = 0; q < g.count; ++q) {
+      T* xl = x_strip(set, q) + (line - i0 + 1) * stride;
+      const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
+      lines[q] = {base + static_cast<std::size_t>(source_line(g.m0 + q, line, n)) * n,
+                  b_line(q, line), line > 0 ? xl - n : ghost, xl, line < n - 1 ? xl + n : ghost};
     }
-    relax_group(y_, lines, count);
+    relax_group(y_, lines, g.count);
   }
 }
 
 template <class T>
-void LineSmoother<T>::sweep_y(T* x, bool reverse) {
+void LineSmoother<T>::scatter_strips(const StripGroup& g, int s, int set, T* x) {
   const int n = yt_.n;
-  const int strips = (n + kLine - 1) / kLine;
+  const std::size_t stride = n;
+  const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
+  for (int q = 0; q < g.count; ++q)
+    transpose_tile(x_strip(set, q) + n, stride, x + (g.m0 + q) * yt_.rows_per_macro() + i0, stride,
+                   width, n);
+}
+
+template <class T>
+void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
+  const int n = yt_.n;
+  const int strips = (n + kStrip - 1) / kStrip;
+  // Groups of kGroup macros: with the register-block transposes of the strip moves
+  // (grid_transpose.cpp), 4 macros were as fast as 1 with variable bands in double and 1.2-1.4
+  // times faster with float bands or zones (n = 1025, 16 macros, 2026-11-27); before, when the
+  // moves were 3.5 times slower in cache, groups were cut to what half the L2 cache held.
   for (int m0 = 0; m0 < yt_.macros; m0 += kGroup) {
     const int count = std::min(kGroup, yt_.macros - m0);
+    const StripGroup g{m0, count};
+    panel_in_set_[0] = panel_in_set_[1] = -1;
     if (order_ == SweepOrder::lexicographic) {
+      // The buffer sets alternate, so that the neighbour line on the side already relaxed is
+      // copied from the previous strip's buffer rather than read back from x, one value per row.
       for (int k = 0; k < strips; ++k) {
         const int s = reverse ? strips - 1 - k : k;
-        relax_columns(m0, count, s * kLine, std::min(kLine, n - s * kLine), -1, reverse);
-        store_final_columns(m0, count, s, reverse, x);
+        const int set = k % 2, previous = k > 0 ? 1 - set : -1;
+        gather_strips(g, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
+        relax_strip_lines(g, s, set, -1, reverse);
+        scatter_strips(g, s, set, x);
       }
       continue;
     }
-    // Zebra: the first colour's lines (even; odd backward), then the second's; lines of one
-    // colour are not coupled, so their order is free. A strip is final once the second colour
-    // has passed it.
+    // Zebra: the first colour's lines, then the second's (swapped backward); lines of one colour
+    // are not coupled, so their order is free. One pass over the strips, the second colour one
+    // strip behind the first: a strip is moved in and out once, not once per colour. Its two
+    // sets of buffers alternate; what a strip reads of its neighbours comes from their buffers
+    // where they are newer than x.
     const int first = reverse ? 1 : 0;
-    relax_columns(m0, count, 0, n, first, false);
-    for (int s = 0; s < strips; ++s) {
-      relax_columns(m0, count, s * kLine, std::min(kLine, n - s * kLine), 1 - first, false);
-      store_final_columns(m0, count, s, false, x);
-    }
-  }
-  streaming_fence();
-}
-
-template <class T>
-void LineSmoother<T>::store_final_columns(int m0, int count, int s, bool reverse, T* x) {
-  // Row j's cache lines start at column a and every kLine columns on. After strip s, row j is
-  // written up to the line boundary at or below (ascending strips) or from the one at or above
-  // (descending) column s kLine, and likewise (s + 1) kLine: the columns [lo, hi), which lie in
-  // strips s - 1 and s (ascending) or s and s + 1 (descending). Each column is written once.
-  const int n = yt_.n;
-  const int strips = (n + kLine - 1) / kLine;
-  const int w0 = reverse ? s * kLine : std::max(0, (s - 1) * kLine);
-  const int w1 = std::min(n, w0 + 2 * kLine);
-  const std::size_t window_stride = 2 * kLine;
-  for (int q = 0; q < count; ++q) {
-    const int m = m0 + q;
-    T* xm = x + static_cast<std::size_t>(m) * yt_.rows_per_macro();
-    for (int j0 = 0; j0 < n; j0 += kRowBlock) {
-      const int rows = std::min(kRowBlock, n - j0);
-      transpose_tile(x_column(m, w0) + j0, column_stride_, row_window_.data(), window_stride,
-                     w1 - w0, rows);
-      for (int r = 0; r < rows; ++r) {
-        T* row = xm + static_cast<std::size_t>(j0 + r) * n;
-        const T* values = row_window_.data() + r * window_stride - w0;  // values[c]: column c
-        const int a =
-            static_cast<int>((64 - reinterpret_cast<std::uintptr_t>(row) % 64) % 64 / sizeof(T));
-        const auto boundary = [&](int c) {
-          if (c <= 0) return 0;
-          if (reverse) return std::min(n, c <= a ? a : a + (c - a + kLine - 1) / kLine * kLine);
-          return c < a ? 0 : a + (c - a) / kLine * kLine;
-        };
-        const int lo = boundary(s * kLine);
-        const int hi = s == strips - 1 ? n : boundary((s + 1) * kLine);
-        if (hi - lo == kLine && lo >= a) {  // one whole line: every row of an inner strip
-          store_line_streaming(values + lo, row + lo);
-          continue;
-        }
-        for (int c = lo; c < hi;) {
-          if (c >= a && (c - a) % kLine == 0 && c + kLine <= hi) {
-            store_line_streaming(values + c, row + c);
-            c += kLine;
-          } else {
-            row[c] = values[c];
-            ++c;
-          }
-        }
+    for (int s = 0; s <= strips; ++s) {
+      if (s < strips) {
+        gather_strips(g, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
+        relax_strip_lines(g, s, s % 2, first, false);
       }
+      if (s == 0) continue;
+      const int behind = (s - 1) % 2;
+      if (s < strips)  // strip s's first line, relaxed just now, is strip s - 1's north neighbour
+        for (int q = 0; q < count; ++q)
+          std::copy_n(x_strip(s % 2, q) + n, n, x_strip(behind, q) + (kStrip + 1) * n);
+      relax_strip_lines(g, s - 1, behind, 1 - first, false);
+      scatter_strips(g, s - 1, behind, x);
     }
   }
 }
@@ -373,41 +321,23 @@ void LineSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int ste
                              SweepDirection direction, bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
   const bool reverse = direction == SweepDirection::backward;
-  // What the columns hold: this call's b; x as its rows hold it (a y-sweep leaves them equal)
-  // or newer (sweep_x_into_columns).
-  bool b_in_columns = false, x_in_columns = false;
-  const auto along_y = [&] {
-    if (!b_in_columns || !x_in_columns) rows_into_columns(b, x, !b_in_columns, !x_in_columns);
-    b_in_columns = x_in_columns = true;
-    sweep_y(x, reverse);
-  };
-  // An x-sweep that a y-sweep follows hands its lines over as columns where it can.
-  const auto along_x = [&](bool y_follows) {
-    if (y_follows && !row_ring_.empty()) {
-      sweep_x_into_columns(A, b, x, reverse, !b_in_columns);
-      b_in_columns = x_in_columns = true;
-    } else {
-      sweep_x(A, b, x, reverse);
-      x_in_columns = false;
-    }
-  };
   for (int s = 0; s < steps; ++s) {
     switch (directions_) {
       case LineDirections::x:
         sweep_x(A, b, x, reverse);
         break;
       case LineDirections::y:
-        along_y();
+        sweep_y(b, x, reverse);
         break;
       case LineDirections::alternating:
         // Forward: x-lines, then y-lines; backward is its adjoint: y-lines, then x-lines, each
         // reversed.
         if (!reverse) {
-          along_x(true);
-          along_y();
+          sweep_x(A, b, x, false);
+          sweep_y(b, x, false);
         } else {
-          along_y();
-          along_x(s + 1 < steps);
+          sweep_y(b, x, true);
+          sweep_x(A, b, x, true);
         }
         break;
     }

@@ -12,21 +12,21 @@
 //
 // The y-lines of A are the x-lines of the grid-transposed operator A' (node (i, j) renamed
 // (j, i), band (di, dj) moved to (dj, di)), which the smoother keeps. A y-line sweep therefore
-// relaxes contiguous lines of A' (the strided y-lines were measured 5x slower at n = 513), with x
-// and b as columns: the x and b of the transposed grid, each column (a y-line) padded to whole
-// cache lines. They come from the grid's rows and go back by non-temporal stores of whole cache
-// lines: one core reads pieces of rows a page apart (strided loads) at about half the triad
-// bandwidth, but writes whole lines there, non-temporally, at about the bandwidth of a
-// contiguous stream (docs/benchmarks.md). Into the columns: blocks of a cache line's worth of
-// grid rows, transposed through a tile in L1, each column's piece of a block one line; where an
-// x-line sweep comes right before (ADI-TRIGS, lexicographic), it keeps its new lines in a ring
-// of such blocks and stores them as columns instead of rows. b is moved once per smooth call, x
-// stays in the columns from one y-sweep to the next (its rows are written back, not re-read).
-// Back into the rows: after each strip of a cache line's width of columns, per grid row the
-// whole cache lines that the strips so far have made final. Same arithmetic in the same order as
-// a sweep along the strided y-lines. Against the strips of x and b gathered into buffers in
-// cache by strided loads before (n = 1025, variable bands, medians of 3 and 5 alternated runs,
-// 2026-11-27): ADI-TRIGS 1.04-1.37 times faster, the y-line sweep 1.1-1.3.
+// relaxes contiguous lines of A' (the strided y-lines were measured 5x slower at n = 513), with
+// x moved in strips of y-lines: a strip of a cache line's width is transposed into a buffer
+// that stays in cache, relaxed there, and moved back. b, which is only read, is moved in panels
+// of kPanel strips: each grid row of x and b lies in its own page, and a strip that fetched both
+// touched twice the pages of x alone, more than the second-level TLB holds (2048 entries on the
+// AMD Zen 3 of docs/benchmarks.md, where this gained 1.04-1.29 times; no change on an Intel
+// Xeon), so every gathered row missed it; with b's pages touched once per panel, x's stay in
+// the TLB from one strip to the next. x and b are read, and x written,
+// once per sweep, as in an x-line sweep; transposing the whole grids instead streamed them
+// three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
+// Moving the next strip in (prefetched) and the last one out in parts between the lines of the
+// current strip, so that the moves' misses overlap the relaxation, measured no faster (n = 1025,
+// 16 macros, 2026-11-27): not kept. Nor x and b held as columns of the transposed grid, moved by
+// non-temporal whole-line stores: faster where the vectors stream from memory, slower where the
+// multigrid reuses them from the last-level cache (docs/benchmarks.md).
 
 #include <vector>
 
@@ -74,26 +74,30 @@ class LineSmoother final : public Smoother<T> {
                         T* upper, bool transposed);
   /// One sweep over all x-lines of A.
   void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
-  /// sweep_x (lexicographic) with the new lines stored as columns instead of rows (x's rows are
-  /// stale until sweep_y writes them back), and b too if `with_b`.
-  void sweep_x_into_columns(const BandedMatrix<T>& A, const T* b, const T* x, bool reverse,
-                            bool with_b);
-  /// Grid rows block kLine .. of macros m0 .. m0 + count - 1 from the ring into the columns.
-  void store_ring_block(int m0, int count, int block, const T* b, bool with_b);
-  /// x (if `with_x`) and b (if `with_b`) from the grid's rows into the columns.
-  void rows_into_columns(const T* b, const T* x, bool with_b, bool with_x);
-  /// One sweep over all y-lines of A (x-lines of A') on the columns, x written back in its rows.
-  void sweep_y(T* x, bool reverse);
-  /// Relaxes lines i0 .. i0 + width - 1 (those of parity `parity` only, if it is 0 or 1) of the
-  /// macros m0 .. m0 + count - 1 in the columns, reversed if `reverse`.
-  void relax_columns(int m0, int count, int i0, int width, int parity, bool reverse);
-  /// After strip s of the y-sweep (and those before it in the sweep's order: ascending, or
-  /// descending if `reverse`): per grid row of the macros m0 .. m0 + count - 1, the values of x
-  /// that are final now and not yet written back, whole cache lines non-temporally.
-  void store_final_columns(int m0, int count, int s, bool reverse, T* x);
-  /// Column `line` of macro m in x_columns_ (b_columns_).
-  T* x_column(int m, int line);
-  T* b_column(int m, int line);
+  /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
+  void sweep_y(const T* b, T* x, bool reverse);
+  /// The macros m0 .. m0 + count - 1, whose y-lines are relaxed side by side.
+  struct StripGroup {
+    int m0, count;
+  };
+  /// Strip s of the group's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
+  /// into strip buffer set `set`: x with the neighbouring line on either side; the south
+  /// neighbour from buffer set south_set, the north one from buffer set north_set, where that
+  /// holds it (>= 0), else from x. b of the strip's panel, unless the panel buffers hold it
+  /// already.
+  void gather_strips(const StripGroup& g, int s, int set, int south_set, int north_set, const T* b,
+                     const T* x);
+  /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
+  /// reversed if `reverse`.
+  void relax_strip_lines(const StripGroup& g, int s, int set, int parity, bool reverse);
+  /// Strip s's x from buffer set `set` back into x.
+  void scatter_strips(const StripGroup& g, int s, int set, T* x);
+  /// The x strip buffer of set `set` (0 or 1) and macro m0 + q of a group.
+  T* x_strip(int set, int q);
+  /// Panel `panel` of b of macro m0 + q of a group (y-lines panel kPanel kStrip on), and b of
+  /// y-line `line` in it.
+  T* b_panel(int panel, int q);
+  const T* b_line(int q, int line);
   /// One line as relax_lines reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
@@ -115,12 +119,13 @@ class LineSmoother final : public Smoother<T> {
   /// The line whose bands and factors line `line` of macro m reads (Line::from).
   int source_line(int m, int line, int n) const;
 
-  /// Elements of T per cache line: the columns' pieces of a grid-row block, the y-sweep's strips.
-  static constexpr int kLine = 64 / static_cast<int>(sizeof(T));
+  /// y-lines per strip: one cache line of T in each grid row.
+  static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
   /// Macros whose lines are relaxed side by side.
   static constexpr int kGroup = 4;
-  /// Grid rows per pass of store_final_columns (its tile stays in L1).
-  static constexpr int kRowBlock = 64;
+  /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
+  /// per row and panel instead of per row and strip); wider panels gained little more.
+  static constexpr int kPanel = 4;
 
   T omega_;
   SweepOrder order_;
@@ -136,15 +141,13 @@ class LineSmoother final : public Smoother<T> {
   StencilZones<T> zones_;
   std::vector<T> line_;   ///< per line of a group: its right-hand side, then forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
-  /// x and b of the transposed grid (A's y-lines), each column column_stride_ >= n apart, a whole
-  /// number of cache lines (empty for LineDirections::x).
-  StaggeredVector<T> x_columns_, b_columns_;
-  std::size_t column_stride_ = 0;
-  /// Per macro of a group two blocks of kLine grid rows: the new lines of sweep_x_into_columns
-  /// until stored as columns (empty unless alternating and lexicographic).
-  std::vector<T> row_ring_;
-  /// kRowBlock grid rows of two strips' columns, transposed back for store_final_columns.
-  std::vector<T> row_window_;
+  /// Two sets of one strip of y-lines per macro of a group, as contiguous lines: x of the strip's
+  /// lines with the neighbouring line on either side (kStrip + 2 lines); and two panels of b per
+  /// macro (kPanel kStrip lines each), panel p in set p % 2: the zebra order relaxes strips s
+  /// and s - 1 together, which may lie in consecutive panels (empty for LineDirections::x).
+  std::vector<T> x_strip_, b_panel_;
+  /// The panel that each set of b_panel_ holds for the current group (-1: none).
+  int panel_in_set_[2] = {-1, -1};
 };
 
 }  // namespace quilt::accel::cpu
