@@ -1,1 +1,1 @@
-quilt_serial_test(test_fem fem/test_scalar_operators.cpp)
+quilt_serial_test(test_fem fem/test_scalar_operators.cpp fem/test_manufactured_solution.cpp)

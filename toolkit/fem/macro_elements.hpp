@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
+#include <vector>
 
 #include "fem/q1_element.hpp"
 #include "mesh/macro_geometry.hpp"
@@ -44,6 +46,35 @@ void for_each_quadrature_point(const MacroGeometry& g, const Rule& rule, F&& f) 
         f(e, q, gp.weight * q.det_j);
       }
     }
+}
+
+/// for_each_quadrature_point for integrands with a closed form evaluated in batches: per row of
+/// elements, points(x, y) first receives the physical positions of all the row's quadrature
+/// points, then f(e, q, w, k) is called at each of them as above, k the point's index in the
+/// row's spans (the positions are q.x and q.y bitwise).
+template <class Rule, class Points, class F>
+void for_each_quadrature_row(const MacroGeometry& g, const Rule& rule, Points&& points, F&& f) {
+  const std::size_t per_row = static_cast<std::size_t>(g.n - 1) * rule.size();
+  std::vector<double> x(per_row), y(per_row);
+  for (int j = 0; j + 1 < g.n; ++j) {
+    std::size_t k = 0;
+    for (int i = 0; i + 1 < g.n; ++i) {
+      const MacroElement e = macro_element(g, i, j);
+      for (const auto& gp : rule) {
+        x[k] = gauss_point_position(e.x, gp);
+        y[k++] = gauss_point_position(e.y, gp);
+      }
+    }
+    points(std::span<const double>(x), std::span<const double>(y));
+    k = 0;
+    for (int i = 0; i + 1 < g.n; ++i) {
+      const MacroElement e = macro_element(g, i, j);
+      for (const auto& gp : rule) {
+        const Q1Point q = evaluate_q1(e.x, e.y, gp);
+        f(e, q, gp.weight * q.det_j, k++);
+      }
+    }
+  }
 }
 
 }  // namespace quilt

@@ -74,4 +74,12 @@ inline Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<doub
   return q;
 }
 
+/// One physical coordinate (x or y) of a Gauss point of the element with corner coordinates c:
+/// sum_a phi_a c_a, in evaluate_q1's order (so bitwise its q.x or q.y).
+inline double gauss_point_position(const std::array<double, 4>& c, const GaussPoint& gp) {
+  double position = 0;
+  for (int a = 0; a < 4; ++a) position += gp.reference.phi[a] * c[a];
+  return position;
+}
+
 }  // namespace quilt

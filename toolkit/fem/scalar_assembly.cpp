@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include "fem/macro_elements.hpp"
 #include "fem/q1_element.hpp"
@@ -110,35 +112,45 @@ void add_lumped_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, dou
   });
 }
 
-void assemble_load(const MacroGeometry& g, const ScalarFunction& f, double* b) {
+void assemble_load(const MacroGeometry& g, const BatchFunction& f, double* b) {
   std::fill(b, b + static_cast<std::size_t>(g.n) * g.n, 0.0);
   // 2x2 Gauss integrates bicubics exactly: the load's quadrature error stays below the Q1
   // discretisation error and the rates O(h^2) in L2, O(h) in H1 are kept (Strang's first
   // lemma). The 3x3 rule used before evaluated f 2.25 times as often: 0.42 s of the 1.12 s
   // set-up of the Poisson solve at L = 9.
-  for_each_quadrature_point(g, gauss2x2(), [&](const MacroElement& e, const Q1Point& q, double w) {
-    const double wf = w * f(q.x, q.y);
-    for (int a = 0; a < 4; ++a) b[e.node[a]] += wf * q.phi[a];
-  });
+  const auto rule = gauss2x2();
+  std::vector<double> fq(static_cast<std::size_t>(g.n - 1) * rule.size());
+  for_each_quadrature_row(
+      g, rule, [&](std::span<const double> x, std::span<const double> y) { f(x, y, fq); },
+      [&](const MacroElement& e, const Q1Point& q, double w, std::size_t k) {
+        const double wf = w * fq[k];
+        for (int a = 0; a < 4; ++a) b[e.node[a]] += wf * q.phi[a];
+      });
 }
 
-SquaredErrors q1_squared_errors(const MacroGeometry& g, const double* uh, const ScalarFunction& u,
-                                const ScalarFunction& du_dx, const ScalarFunction& du_dy) {
+SquaredErrors q1_squared_errors(const MacroGeometry& g, const double* uh,
+                                const BatchFunctionWithGradient& u) {
+  const auto rule = gauss3x3();
+  const std::size_t per_row = static_cast<std::size_t>(g.n - 1) * rule.size();
+  std::vector<double> value(per_row), d_dx(per_row), d_dy(per_row);
   SquaredErrors err;
-  for_each_quadrature_point(g, gauss3x3(), [&](const MacroElement& e, const Q1Point& q, double w) {
-    double v = 0, vx = 0, vy = 0;
-    for (int a = 0; a < 4; ++a) {
-      const double ua = uh[e.node[a]];
-      v += ua * q.phi[a];
-      vx += ua * q.dphi_dx[a];
-      vy += ua * q.dphi_dy[a];
-    }
-    const double e0 = u(q.x, q.y) - v;
-    const double ex = du_dx(q.x, q.y) - vx;
-    const double ey = du_dy(q.x, q.y) - vy;
-    err.l2 += w * e0 * e0;
-    err.h1_semi += w * (ex * ex + ey * ey);
-  });
+  for_each_quadrature_row(
+      g, rule,
+      [&](std::span<const double> x, std::span<const double> y) { u(x, y, value, d_dx, d_dy); },
+      [&](const MacroElement& e, const Q1Point& q, double w, std::size_t k) {
+        double v = 0, vx = 0, vy = 0;
+        for (int a = 0; a < 4; ++a) {
+          const double ua = uh[e.node[a]];
+          v += ua * q.phi[a];
+          vx += ua * q.dphi_dx[a];
+          vy += ua * q.dphi_dy[a];
+        }
+        const double e0 = value[k] - v;
+        const double ex = d_dx[k] - vx;
+        const double ey = d_dy[k] - vy;
+        err.l2 += w * e0 * e0;
+        err.h1_semi += w * (ex * ex + ey * ey);
+      });
   return err;
 }
 

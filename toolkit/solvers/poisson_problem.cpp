@@ -89,7 +89,7 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   SquaredErrors err;
   for (int m = 0; m < dm.num_local(); ++m) {
     const SquaredErrors e =
-        q1_squared_errors(geometry(m), x.data() + m * nn, exact.u, exact.du_dx, exact.du_dy);
+        q1_squared_errors(geometry(m), x.data() + m * nn, exact.u_with_gradient);
     err.l2 += e.l2;
     err.h1_semi += e.h1_semi;
   }
