@@ -48,12 +48,14 @@ void for_each_quadrature_point(const MacroGeometry& g, const Rule& rule, F&& f) 
     }
 }
 
-/// for_each_quadrature_point for integrands with a closed form evaluated in batches: per row of
-/// elements, points(x, y) first receives the physical positions of all the row's quadrature
-/// points, then f(e, q, w, k) is called at each of them as above, k the point's index in the
-/// row's spans (the positions are q.x and q.y bitwise).
-template <class Rule, class Points, class F>
-void for_each_quadrature_row(const MacroGeometry& g, const Rule& rule, Points&& points, F&& f) {
+/// For integrands with a closed form evaluated in batches: per row of elements, points(x, y)
+/// first receives the physical positions of all the row's quadrature points (gauss_point_position,
+/// so bitwise evaluate_q1's q.x and q.y), then element(e, k0) is called for each element of the
+/// row, whose points are k0 .. k0 + rule.size() - 1 of those spans, in the rule's order. The
+/// element evaluates itself at the rule's points as far as it needs (evaluate_q1, or less).
+template <class Rule, class Points, class Element>
+void for_each_quadrature_row(const MacroGeometry& g, const Rule& rule, Points&& points,
+                             Element&& element) {
   const std::size_t per_row = static_cast<std::size_t>(g.n - 1) * rule.size();
   std::vector<double> x(per_row), y(per_row);
   for (int j = 0; j + 1 < g.n; ++j) {
@@ -66,14 +68,8 @@ void for_each_quadrature_row(const MacroGeometry& g, const Rule& rule, Points&& 
       }
     }
     points(std::span<const double>(x), std::span<const double>(y));
-    k = 0;
-    for (int i = 0; i + 1 < g.n; ++i) {
-      const MacroElement e = macro_element(g, i, j);
-      for (const auto& gp : rule) {
-        const Q1Point q = evaluate_q1(e.x, e.y, gp);
-        f(e, q, gp.weight * q.det_j, k++);
-      }
-    }
+    for (int i = 0; i + 1 < g.n; ++i)
+      element(macro_element(g, i, j), static_cast<std::size_t>(i) * rule.size());
   }
 }
 

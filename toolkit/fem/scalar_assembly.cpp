@@ -122,9 +122,12 @@ void assemble_load(const MacroGeometry& g, const BatchFunction& f, double* b) {
   std::vector<double> fq(static_cast<std::size_t>(g.n - 1) * rule.size());
   for_each_quadrature_row(
       g, rule, [&](std::span<const double> x, std::span<const double> y) { f(x, y, fq); },
-      [&](const MacroElement& e, const Q1Point& q, double w, std::size_t k) {
-        const double wf = w * fq[k];
-        for (int a = 0; a < 4; ++a) b[e.node[a]] += wf * q.phi[a];
+      [&](const MacroElement& e, std::size_t k0) {
+        for (std::size_t p = 0; p < rule.size(); ++p) {
+          const Q1Point q = evaluate_q1(e.x, e.y, rule[p]);
+          const double wf = rule[p].weight * q.det_j * fq[k0 + p];
+          for (int a = 0; a < 4; ++a) b[e.node[a]] += wf * q.phi[a];
+        }
       });
 }
 
@@ -137,19 +140,35 @@ SquaredErrors q1_squared_errors(const MacroGeometry& g, const double* uh,
   for_each_quadrature_row(
       g, rule,
       [&](std::span<const double> x, std::span<const double> y) { u(x, y, value, d_dx, d_dy); },
-      [&](const MacroElement& e, const Q1Point& q, double w, std::size_t k) {
-        double v = 0, vx = 0, vy = 0;
-        for (int a = 0; a < 4; ++a) {
-          const double ua = uh[e.node[a]];
-          v += ua * q.phi[a];
-          vx += ua * q.dphi_dx[a];
-          vy += ua * q.dphi_dy[a];
+      [&](const MacroElement& e, std::size_t k0) {
+        std::array<double, 4> ue;
+        for (int a = 0; a < 4; ++a) ue[a] = uh[e.node[a]];
+        // Summed per element in registers: err, captured by reference, is updated through memory.
+        double l2 = 0, h1_semi = 0;
+        for (std::size_t p = 0; p < rule.size(); ++p) {
+          // u_h and its reference gradient, then grad u_h = J^{-T} (du_h/dxi, du_h/deta): the
+          // shape functions' physical gradients (evaluate_q1) are not needed one by one.
+          const Q1Reference& r = rule[p].reference;
+          double j11 = 0, j12 = 0, j21 = 0, j22 = 0, v = 0, v_xi = 0, v_eta = 0;
+          for (int a = 0; a < 4; ++a) {
+            j11 += r.dxi[a] * e.x[a];
+            j12 += r.deta[a] * e.x[a];
+            j21 += r.dxi[a] * e.y[a];
+            j22 += r.deta[a] * e.y[a];
+            v += r.phi[a] * ue[a];
+            v_xi += r.dxi[a] * ue[a];
+            v_eta += r.deta[a] * ue[a];
+          }
+          const double det_j = j11 * j22 - j12 * j21, inv = 1.0 / det_j;
+          const double e0 = value[k0 + p] - v;
+          const double ex = d_dx[k0 + p] - inv * (j22 * v_xi - j21 * v_eta);
+          const double ey = d_dy[k0 + p] - inv * (j11 * v_eta - j12 * v_xi);
+          const double w = rule[p].weight * det_j;
+          l2 += w * e0 * e0;
+          h1_semi += w * (ex * ex + ey * ey);
         }
-        const double e0 = value[k] - v;
-        const double ex = d_dx[k] - vx;
-        const double ey = d_dy[k] - vy;
-        err.l2 += w * e0 * e0;
-        err.h1_semi += w * (ex * ex + ey * ey);
+        err.l2 += l2;
+        err.h1_semi += h1_semi;
       });
   return err;
 }
