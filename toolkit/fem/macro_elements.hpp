@@ -50,7 +50,7 @@ void for_each_quadrature_point(const MacroGeometry& g, const Rule& rule, F&& f) 
 
 /// For integrands with a closed form evaluated in batches: per row of elements, points(x, y)
 /// first receives the physical positions of all the row's quadrature points (gauss_point_position,
-/// so bitwise evaluate_q1's q.x and q.y), then element(e, k0) is called for each element of the
+/// evaluate_q1's q.x and q.y), then element(e, k0) is called for each element of the
 /// row, whose points are k0 .. k0 + rule.size() - 1 of those spans, in the rule's order. The
 /// element evaluates itself at the rule's points as far as it needs (evaluate_q1, or less).
 template <class Rule, class Points, class Element>

@@ -45,41 +45,55 @@ struct Q1Point {
 /// Evaluates the element with corners (x[a], y[a]), a = 0..3 counterclockwise, at (xi, eta).
 Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y, double xi,
                     double eta);
-/// The same at a point of gauss2x2() or gauss3x3(), from its reference values (bitwise equal).
-/// Inline: every element loop of the assembly calls it per Gauss point; as a call (the 15
-/// numbers of Q1Point returned through memory) the Laplacian's assembly on the unstructured
-/// square at L = 8 took 1.6 times as long (its share of a perf profile, 8.2 against 5.0 %).
+/// One physical coordinate (x or y) of a Gauss point of the element with corner coordinates c:
+/// sum_a phi_a c_a.
+inline double gauss_point_position(const std::array<double, 4>& c, const GaussPoint& gp) {
+  double position = 0;
+  for (int a = 0; a < 4; ++a) position += gp.reference.phi[a] * c[a];
+  return position;
+}
+
+/// The Jacobian J = d(x,y)/d(xi,eta) of the bilinear map at a Gauss point, and det J.
+struct Q1Jacobian {
+  double j11, j12, j21, j22, det;
+};
+inline Q1Jacobian q1_jacobian(const std::array<double, 4>& x, const std::array<double, 4>& y,
+                              const GaussPoint& gp) {
+  const auto& dxi = gp.reference.dxi;
+  const auto& deta = gp.reference.deta;
+  Q1Jacobian J{0, 0, 0, 0, 0};
+  for (int a = 0; a < 4; ++a) {
+    J.j11 += dxi[a] * x[a];
+    J.j12 += deta[a] * x[a];
+    J.j21 += dxi[a] * y[a];
+    J.j22 += deta[a] * y[a];
+  }
+  J.det = J.j11 * J.j22 - J.j12 * J.j21;
+  return J;
+}
+
+/// The same as evaluate_q1 above at a point of gauss2x2() or gauss3x3(), from its reference
+/// values (bitwise equal). Inline: every element loop of the assembly calls it per Gauss point;
+/// as a call (the 15 numbers of Q1Point returned through memory) the Laplacian's assembly on the
+/// unstructured square at L = 8 took 1.6 times as long (its share of a perf profile, 8.2 against
+/// 5.0 %).
 inline Q1Point evaluate_q1(const std::array<double, 4>& x, const std::array<double, 4>& y,
                            const GaussPoint& gp) {
   const auto& dxi = gp.reference.dxi;
   const auto& deta = gp.reference.deta;
   Q1Point q{};
   q.phi = gp.reference.phi;
-  double j11 = 0, j12 = 0, j21 = 0, j22 = 0;  // J = d(x,y)/d(xi,eta)
-  for (int a = 0; a < 4; ++a) {
-    q.x += q.phi[a] * x[a];
-    q.y += q.phi[a] * y[a];
-    j11 += dxi[a] * x[a];
-    j12 += deta[a] * x[a];
-    j21 += dxi[a] * y[a];
-    j22 += deta[a] * y[a];
-  }
-  q.det_j = j11 * j22 - j12 * j21;
+  q.x = gauss_point_position(x, gp);
+  q.y = gauss_point_position(y, gp);
+  const Q1Jacobian J = q1_jacobian(x, y, gp);
+  q.det_j = J.det;
   const double inv = 1.0 / q.det_j;
   // grad phi = J^{-T} (dphi/dxi, dphi/deta)
   for (int a = 0; a < 4; ++a) {
-    q.dphi_dx[a] = inv * (j22 * dxi[a] - j21 * deta[a]);
-    q.dphi_dy[a] = inv * (-j12 * dxi[a] + j11 * deta[a]);
+    q.dphi_dx[a] = inv * (J.j22 * dxi[a] - J.j21 * deta[a]);
+    q.dphi_dy[a] = inv * (-J.j12 * dxi[a] + J.j11 * deta[a]);
   }
   return q;
-}
-
-/// One physical coordinate (x or y) of a Gauss point of the element with corner coordinates c:
-/// sum_a phi_a c_a, in evaluate_q1's order (so bitwise its q.x or q.y).
-inline double gauss_point_position(const std::array<double, 4>& c, const GaussPoint& gp) {
-  double position = 0;
-  for (int a = 0; a < 4; ++a) position += gp.reference.phi[a] * c[a];
-  return position;
 }
 
 }  // namespace quilt

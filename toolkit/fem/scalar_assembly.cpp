@@ -149,21 +149,18 @@ SquaredErrors q1_squared_errors(const MacroGeometry& g, const double* uh,
           // u_h and its reference gradient, then grad u_h = J^{-T} (du_h/dxi, du_h/deta): the
           // shape functions' physical gradients (evaluate_q1) are not needed one by one.
           const Q1Reference& r = rule[p].reference;
-          double j11 = 0, j12 = 0, j21 = 0, j22 = 0, v = 0, v_xi = 0, v_eta = 0;
+          const Q1Jacobian J = q1_jacobian(e.x, e.y, rule[p]);
+          double v = 0, v_xi = 0, v_eta = 0;
           for (int a = 0; a < 4; ++a) {
-            j11 += r.dxi[a] * e.x[a];
-            j12 += r.deta[a] * e.x[a];
-            j21 += r.dxi[a] * e.y[a];
-            j22 += r.deta[a] * e.y[a];
             v += r.phi[a] * ue[a];
             v_xi += r.dxi[a] * ue[a];
             v_eta += r.deta[a] * ue[a];
           }
-          const double det_j = j11 * j22 - j12 * j21, inv = 1.0 / det_j;
+          const double inv = 1.0 / J.det;
           const double e0 = value[k0 + p] - v;
-          const double ex = d_dx[k0 + p] - inv * (j22 * v_xi - j21 * v_eta);
-          const double ey = d_dy[k0 + p] - inv * (j11 * v_eta - j12 * v_xi);
-          const double w = rule[p].weight * det_j;
+          const double ex = d_dx[k0 + p] - inv * (J.j22 * v_xi - J.j21 * v_eta);
+          const double ey = d_dy[k0 + p] - inv * (J.j11 * v_eta - J.j12 * v_xi);
+          const double w = rule[p].weight * J.det;
           l2 += w * e0 * e0;
           h1_semi += w * (ex * ex + ey * ey);
         }
