@@ -10,7 +10,7 @@ namespace quilt {
 
 /// u point by point (Dirichlet values, nodal errors); f, and u with its gradient, in batches for
 /// the quadrature loops (the load vector, the error norms), whose 4 and 9 points per element
-/// evaluated one call at a time took over half of a Poisson run at L = 10.
+/// evaluated one call at a time took nearly half of a Poisson run at L = 10.
 struct ManufacturedSolution {
   std::string name;
   ScalarFunction u;
