@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "accel/cpu/local_multigrid.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #ifdef QUILT_HAVE_CUDA
 #include "accel/cuda/cuda_local_solver.hpp"
 #endif

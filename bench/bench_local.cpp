@@ -6,7 +6,8 @@
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
 //   (3) the kernels of the local layer, bands against constant-stencil zones
-//       (accel/stencil_zones.hpp): SpMV, defect, a Jacobi sweep and one ADI-TRIGS sweep, in
+//       (accel/stencil_zones.hpp): SpMV, defect, one sweep of Jacobi, Gauss-Seidel, ILU(0),
+//       the x- and the y-line TRIGS and ADI-TRIGS, in
 //       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad measured
 //       right before and after each precision's kernels,
 //   (4) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
@@ -248,7 +249,7 @@ BandedMatrix<T> banded_only(BandedMatrix<T> A) {
 /// Seconds of one call of each kernel on A (bands or zones as A's detection gives).
 template <class T>
 struct KernelTimes {
-  double spmv, defect, jacobi, line, line_x, line_y;
+  double spmv, defect, jacobi, gs, ilu, line, line_x, line_y;
 };
 
 template <class T>
@@ -276,6 +277,8 @@ KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A) {
       keep(y.data());
     });
   };
+  t.gs = sweep_seconds(quilt::accel::SmootherType::gs);
+  t.ilu = sweep_seconds(quilt::accel::SmootherType::ilu);
   t.line = sweep_seconds(quilt::accel::SmootherType::aditrigs);
   t.line_x = sweep_seconds(quilt::accel::SmootherType::trigs_x);
   t.line_y = sweep_seconds(quilt::accel::SmootherType::trigs_y);
@@ -299,7 +302,10 @@ double kernel_rows(const Config& cfg, const char* precision) {
   const double triad = 0.5 * (triad_before + triad_bandwidth(cfg, &array_bytes));
   const double rows = static_cast<double>(zoned.rows());
   // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
-  // read a stored inverse: x, b and the result, 12 arrays). ADI-TRIGS: an
+  // read a stored inverse: x, b and the result, 12 arrays; Gauss-Seidel likewise, x read and
+  // written in place; it has no zone form). ILU(0): upwards the 9 bands of A, the 4 of L, b, x
+  // and the defect written; downwards the 5 of U, the defect, and x read and written: 24, with
+  // or without zones (it reads bands only). ADI-TRIGS: an
   // x-line sweep reads 6 coupling bands, the lower band and 2 factor arrays, b, and reads and
   // writes x; the y-line sweep the same on the transposed grid (b and x moved through a strip in
   // cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in cache).
@@ -311,6 +317,8 @@ double kernel_rows(const Config& cfg, const char* precision) {
   const Kernel kernels[] = {{"SpMV y = A x", v.spmv, z.spmv, 11, 2},
                             {"defect d = b - A x", v.defect, z.defect, 12, 3},
                             {"Jacobi sweep", v.jacobi, z.jacobi, 12, 3},
+                            {"Gauss-Seidel sweep", v.gs, z.gs, 12, 12},
+                            {"ILU(0) sweep", v.ilu, z.ilu, 24, 24},
                             {"TRIGS sweep, x-lines", v.line_x, z.line_x, 12, 3},
                             {"TRIGS sweep, y-lines", v.line_y, z.line_y, 12, 3},
                             {"ADI-TRIGS sweep (x and y lines)", v.line, z.line, 24, 6}};

@@ -95,8 +95,8 @@ TYPED_TEST(BandKernels, JacobiSweepIsOneDampedJacobiStep) {
   }
 }
 
-// The sweep divides by the diagonal where the smoothers' stored inverse (inverse_diagonal) is
-// 1.0 / a4 in double rounded to T: the same number (a float quotient rounded twice, through
+// The sweep divides by the diagonal where a stored inverse would be 1.0 / a4 in double rounded
+// to T: the same number (a float quotient rounded twice, through
 // double, is rounded once), so the sweep is bitwise x + omega (1.0 / a4) (b - A x) with A x as
 // spmv sums it, in the guarded rows and the vectorised interior alike.
 TYPED_TEST(BandKernels, JacobiSweepIsBitwiseTheStoredInverseForm) {

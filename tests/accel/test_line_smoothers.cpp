@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/grid_transpose.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
@@ -26,52 +26,6 @@ INSTANTIATE_TEST_SUITE_P(
                       SmootherParams{SmootherType::aditrigs, SweepOrder::lexicographic, 0.8},
                       SmootherParams{SmootherType::aditrigs, SweepOrder::colour, 1.0}),
     sweep_test_name);
-
-// ------------------------------------------------------------------------------------------------
-// The line smoothers relax the lines of up to four macros side by side: each macro of a batch
-// must come out bitwise as it does when swept alone (groups of 4 and a rest of 1 in a batch of 5,
-// one of them a zoned macro, whose lines read the bands of their zone's first line).
-
-template <class T>
-void expect_macros_sweep_as_alone(SmootherType type, SweepOrder order, double omega) {
-  const int macros = 5, n = 17;
-  BandedMatrix<T> A = random_matrix<T>(macros, n, 900);
-  const BandedMatrix<T> laplacian = testing::q1_laplacian(4, {{1.0, testing::kSouthDirichlet}})
-                                        .template converted<T>();  // one affine macro
-  ASSERT_EQ(laplacian.n, n);
-  const std::size_t nn = A.rows_per_macro();
-  for (int k = 0; k < kBands; ++k)
-    std::copy(laplacian.band[k].begin(), laplacian.band[k].end(), A.band[k].begin() + 2 * nn);
-  ASSERT_TRUE(detect_stencil_zones(A).is_zoned(2));
-  const std::vector<T> b = random_vector<T>(A.rows(), 11);
-  const std::vector<T> x0 = random_vector<T>(A.rows(), 12);
-  for (SweepDirection direction : kDirections) {
-    auto batch = cpu::make_smoother(A, {type, order, omega});
-    std::vector<T> x = x0;
-    batch->smooth(A, b.data(), x.data(), 2, direction, false);
-    for (int m = 0; m < macros; ++m) {
-      BandedMatrix<T> one(1, n);
-      for (int k = 0; k < kBands; ++k)
-        std::copy(A.band[k].begin() + m * nn, A.band[k].begin() + (m + 1) * nn,
-                  one.band[k].begin());
-      auto alone = cpu::make_smoother(one, {type, order, omega});
-      std::vector<T> xm(x0.begin() + m * nn, x0.begin() + (m + 1) * nn);
-      alone->smooth(one, b.data() + m * nn, xm.data(), 2, direction, false);
-      for (std::size_t r = 0; r < nn; ++r)
-        ASSERT_EQ(x[m * nn + r], xm[r])
-            << describe({type, order, omega}) << ", macro " << m << ", row " << r;
-    }
-  }
-}
-
-TEST(SmootherLines, EveryMacroOfABatchSweepsAsAlone) {
-  for (SmootherType type : {SmootherType::trigs_x, SmootherType::trigs_y, SmootherType::aditrigs})
-    for (SweepOrder order : {SweepOrder::lexicographic, SweepOrder::colour})
-      for (double omega : {1.0, 0.8}) {
-        expect_macros_sweep_as_alone<float>(type, order, omega);
-        expect_macros_sweep_as_alone<double>(type, order, omega);
-      }
-}
 
 // ------------------------------------------------------------------------------------------------
 // The y-line sweep moves x through strips of a cache line's width and b through panels of

@@ -1,11 +1,14 @@
 // The local smoothers (accel/cpu/smoothers), what holds for every one of them: sweeps equal the
 // dense reference of their formula (the variants are listed per family in test_point_smoothers,
-// test_line_smoothers and test_ilu_smoother.cpp), untouched Dirichlet rows, a symmetric V-cycle,
+// test_line_smoothers and test_ilu_smoother.cpp), every macro of a batch sweeps as alone,
+// untouched Dirichlet rows, a symmetric V-cycle,
 // the convergence rates they buy the local multigrid on isotropic and convective Q1 operators,
 // and the errors the factories raise.
 
 #include <gtest/gtest.h>
 
+#include "accel/stencil_zones.hpp"
+#include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
 
 namespace quilt::accel::smoother_tests {
@@ -20,6 +23,58 @@ TEST_P(SmootherSweep, MatchesTheDenseReferenceOfItsFormula) {
   for (int n : {5, 6, 19}) {
     expect_matches_reference<double>(GetParam(), n);
     expect_matches_reference<float>(GetParam(), n);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The line, Gauss-Seidel and ILU smoothers relax the lines of up to four macros (ILU: lanes of
+// macros and vectors) side by side: each macro of a batch must come out bitwise as it does when
+// swept alone (groups of 4 and a rest of 1 in a batch of 5, one of them a zoned macro, whose
+// lines read the bands of their zone's first line in the line smoothers).
+
+template <class T>
+void expect_macros_sweep_as_alone(const SmootherParams& p) {
+  const int macros = 5, n = 17;
+  BandedMatrix<T> A = random_matrix<T>(macros, n, 900);
+  const BandedMatrix<T> laplacian = testing::q1_laplacian(4, {{1.0, testing::kSouthDirichlet}})
+                                        .template converted<T>();  // one affine macro
+  ASSERT_EQ(laplacian.n, n);
+  const std::size_t nn = A.rows_per_macro();
+  for (int k = 0; k < kBands; ++k)
+    std::copy(laplacian.band[k].begin(), laplacian.band[k].end(), A.band[k].begin() + 2 * nn);
+  ASSERT_TRUE(detect_stencil_zones(A).is_zoned(2));
+  const std::vector<T> b = random_vector<T>(A.rows(), 11);
+  const std::vector<T> x0 = random_vector<T>(A.rows(), 12);
+  for (SweepDirection direction : kDirections)
+    for (bool x_is_zero : {false, true}) {
+      auto batch = cpu::make_smoother(A, p);
+      std::vector<T> x = x0;
+      batch->smooth(A, b.data(), x.data(), 2, direction, x_is_zero);
+      for (int m = 0; m < macros; ++m) {
+        BandedMatrix<T> one(1, n);
+        for (int k = 0; k < kBands; ++k)
+          std::copy(A.band[k].begin() + m * nn, A.band[k].begin() + (m + 1) * nn,
+                    one.band[k].begin());
+        auto alone = cpu::make_smoother(one, p);
+        std::vector<T> xm(x0.begin() + m * nn, x0.begin() + (m + 1) * nn);
+        alone->smooth(one, b.data() + m * nn, xm.data(), 2, direction, x_is_zero);
+        for (std::size_t r = 0; r < nn; ++r)
+          ASSERT_EQ(x[m * nn + r], xm[r])
+              << describe(p) << ", x_is_zero " << x_is_zero << ", macro " << m << ", row " << r;
+      }
+    }
+}
+
+TEST(SmootherBatch, EveryMacroOfABatchSweepsAsAlone) {
+  std::vector<SmootherParams> variants = all_variants();
+  for (SmootherType type : {SmootherType::trigs_x, SmootherType::trigs_y, SmootherType::aditrigs,
+                            SmootherType::sor, SmootherType::ssor, SmootherType::ilu})
+    for (SweepOrder order : {SweepOrder::lexicographic, SweepOrder::colour})
+      if (order == SweepOrder::lexicographic || has_colour_order(type))
+        variants.push_back({type, order, type == SmootherType::sor ? 1.3 : 0.8});
+  for (const SmootherParams& p : variants) {
+    expect_macros_sweep_as_alone<float>(p);
+    expect_macros_sweep_as_alone<double>(p);
   }
 }
 

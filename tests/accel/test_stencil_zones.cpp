@@ -14,7 +14,7 @@
 #include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/galerkin.hpp"
 #include "accel/cpu/local_multigrid.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"

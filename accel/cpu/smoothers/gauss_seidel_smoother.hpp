@@ -22,15 +22,27 @@ class GaussSeidelSmoother final : public Smoother<T> {
  private:
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
   void sweep(const BandedMatrix<T>& A, const T* b, T* x, SweepDirection direction);
-  /// Updates the nodes first, first + step, ... of x-line j of macro slot `base`.
-  void update_line(const BandedMatrix<T>& A, std::size_t base, int j, int first, int step,
-                   bool reverse, const T* b, T* x);
+  /// Relaxes x-line j of the K macros m0 .. m0 + K - 1 in order (reversed if `reverse`), side by
+  /// side.
+  template <int K>
+  void relax_lines(const BandedMatrix<T>& A, int m0, int j, bool reverse, const T* b, T* x);
+  /// relax_lines<count>, count = 1 .. kLanes.
+  void relax_group(const BandedMatrix<T>& A, int m0, int count, int j, bool reverse, const T* b,
+                   T* x);
+  /// Updates the nodes first, first + 2, ... of x-line j of macro slot `base` (a colour of the
+  /// line: none of them coupled to another).
+  void update_colour(const BandedMatrix<T>& A, std::size_t base, int j, int first, const T* b,
+                     T* x);
+
+  /// Macros whose lines are relaxed side by side.
+  static constexpr int kLanes = 4;
 
   T omega_;
   SweepOrder order_;
   bool symmetric_;
-  StaggeredVector<T> inv_diag_;
-  std::vector<T> line_;  ///< right-hand side of one line
+  /// Per lane two lines: the right-hand side (b minus all but the recurrence's coupling), and
+  /// omega / a_rr.
+  std::vector<T> line_;
 };
 
 }  // namespace quilt::accel::cpu

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "accel/cpu/band_kernels.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/local_solver.hpp"
 
@@ -63,6 +63,12 @@ void factorise_macro(const BandedMatrix<T>& A, int m, std::vector<Row>& window,
     }
 }
 
+/// x += omega c over `rows` values.
+template <class T>
+void add_scaled(std::size_t rows, T omega, const T* __restrict c, T* __restrict x) {
+  for (std::size_t r = 0; r < rows; ++r) x[r] += omega * c[r];
+}
+
 }  // namespace
 
 template <class T>
@@ -72,6 +78,7 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
       factors_(A.macros, A.n),
       work_(A.rows()),
       work1_(A.rows()),
+      line_(2 * static_cast<std::size_t>(kLanes) * A.n),
       window_(2 * static_cast<std::size_t>(A.n)) {
   refresh(A, {});
 }
@@ -87,74 +94,95 @@ void IluSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&) {
 }
 
 template <class T>
-template <int Lanes>
-void IluSmoother<T>::substitute(const std::array<T*, Lanes>& v) const {
+template <int K>
+void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bool from_zero) {
   const int n = factors_.n;
   const auto& f = factors_.band;
-  // The recurrences carry their last value in a register: one dependency chain per vector, so
-  // the chains of a pair overlap.
-  std::array<T, Lanes> last;
-  for (int m = 0; m < factors_.macros; ++m) {
-    const std::size_t base = static_cast<std::size_t>(m) * factors_.rows_per_macro();
-    // L y = v, line by line upwards: the line below goes to the right-hand side at once, then the
-    // recurrence over band -1.
-    for (int j = 0; j < n; ++j) {
-      const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
-      const T* west = f[3].data() + row0;
-      for (int q = 0; q < Lanes; ++q) {
-        T* y = v[q] + row0;
-        if (j > 0)
-          subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, y - n,
-                            y);
-        last[q] = y[0];
-      }
-      for (int i = 1; i < n; ++i)
-        for (int q = 0; q < Lanes; ++q)
-          v[q][row0 + i] = last[q] = v[q][row0 + i] - west[i] * last[q];
+  // The recurrences carry their last value in a register, and the K lanes' chains (of different
+  // macros or vectors, so independent) overlap: one lane alone held float sweeps at half the
+  // triad bandwidth (a multiply and a subtraction per node on the chain, and in U another
+  // multiply).
+  T last[K];
+  // L v = b - A x, line by line upwards. Each line's defect is formed just before its
+  // elimination (the line below goes to the right-hand side at once, then the recurrence over
+  // band -1): written to work once and read back from cache.
+  for (int j = 0; j < n; ++j) {
+    const std::size_t line = static_cast<std::size_t>(j) * n;
+    const T* west[K];
+    T* v[K];
+    for (int q = 0; q < K; ++q) {
+      const std::size_t row0 = lanes[q].base + line;
+      v[q] = lanes[q].work + row0;
+      west[q] = f[3].data() + row0;
+      if (from_zero)
+        std::copy_n(lanes[q].b + row0, n, v[q]);
+      else
+        defect_rows(A, lanes[q].macro, static_cast<std::ptrdiff_t>(line), n, lanes[q].b, lanes[q].x,
+                    lanes[q].work);
+      if (j > 0)
+        subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0,
+                          v[q] - n, v[q]);
+      last[q] = v[q][0];
     }
-    // U z = y, line by line downwards, with the line above and the recurrence over band +1.
-    for (int j = n - 1; j >= 0; --j) {
-      const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
-      const T* east = f[5].data() + row0;
-      const T* inv_pivot = f[4].data() + row0;
-      for (int q = 0; q < Lanes; ++q) {
-        T* z = v[q] + row0;
-        if (j < n - 1)
-          subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, z + n,
-                            z);
-        z[n - 1] = last[q] = z[n - 1] * inv_pivot[n - 1];
-      }
-      for (int i = n - 2; i >= 0; --i)
-        for (int q = 0; q < Lanes; ++q) {
-          T* z = v[q] + row0;
-          z[i] = last[q] = (z[i] - east[i] * last[q]) * inv_pivot[i];
-        }
+    for (int i = 1; i < n; ++i)
+      for (int q = 0; q < K; ++q) v[q][i] = last[q] = v[q][i] - west[q][i] * last[q];
+  }
+  // U z = v, line by line downwards (the line above, then the recurrence over band +1), into a
+  // pair of line buffers per lane, and x += omega z as each line is done: work is only read.
+  for (int j = n - 1; j >= 0; --j) {
+    const std::size_t line = static_cast<std::size_t>(j) * n;
+    const T* east[K];
+    const T* inv_pivot[K];
+    T* z[K];
+    T* x[K];
+    for (int q = 0; q < K; ++q) {
+      const std::size_t row0 = lanes[q].base + line;
+      T* above = line_.data() + static_cast<std::size_t>(2 * q + (j + 1) % 2) * n;
+      z[q] = line_.data() + static_cast<std::size_t>(2 * q + j % 2) * n;
+      x[q] = lanes[q].x + row0;
+      east[q] = f[5].data() + row0;
+      inv_pivot[q] = f[4].data() + row0;
+      std::copy_n(lanes[q].work + row0, n, z[q]);
+      if (j < n - 1)
+        subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, above,
+                          z[q]);
+      z[q][n - 1] = last[q] = z[q][n - 1] * inv_pivot[q][n - 1];
     }
+    for (int i = n - 2; i >= 0; --i)
+      for (int q = 0; q < K; ++q)
+        z[q][i] = last[q] = (z[q][i] - east[q][i] * last[q]) * inv_pivot[q][i];
+    for (int q = 0; q < K; ++q) add_scaled(n, omega_, z[q], x[q]);
   }
 }
 
-namespace {
-
-/// x += omega c over `rows` values.
 template <class T>
-void add_scaled(std::size_t rows, T omega, const T* __restrict c, T* __restrict x) {
-  for (std::size_t r = 0; r < rows; ++r) x[r] += omega * c[r];
+void IluSmoother<T>::sweep_group(const BandedMatrix<T>& A, const Lane* lanes, int count,
+                                 bool from_zero) {
+  static_assert(kLanes == 4);
+  switch (count) {
+    case 1:
+      return sweep_lanes<1>(A, lanes, from_zero);
+    case 2:
+      return sweep_lanes<2>(A, lanes, from_zero);
+    case 3:
+      return sweep_lanes<3>(A, lanes, from_zero);
+    default:
+      return sweep_lanes<4>(A, lanes, from_zero);
+  }
 }
-
-}  // namespace
 
 template <class T>
 void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection,
                             bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
-  for (int s = 0; s < steps; ++s) {
-    if (s == 0 && x_is_zero)
-      std::copy(b, b + A.rows(), work_.begin());
-    else
-      defect(A, b, x, work_.data());
-    substitute<1>({work_.data()});
-    add_scaled(A.rows(), omega_, work_.data(), x);
-  }
+  for (int s = 0; s < steps; ++s)
+    for (int m0 = 0; m0 < A.macros; m0 += kLanes) {
+      Lane lanes[kLanes];
+      const int count = std::min(kLanes, A.macros - m0);
+      for (int q = 0; q < count; ++q)
+        lanes[q] = {m0 + q, (m0 + q) * A.rows_per_macro(), b, x, work_.data()};
+      sweep_group(A, lanes, count, s == 0 && x_is_zero);
+    }
 }
 
 template <class T>
@@ -164,18 +192,20 @@ void IluSmoother<T>::smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, c
     std::fill(x0, x0 + A.rows(), T(0));
     std::fill(x1, x1 + A.rows(), T(0));
   }
-  for (int s = 0; s < steps; ++s) {
-    if (s == 0 && x_is_zero) {
-      std::copy(b0, b0 + A.rows(), work_.begin());
-      std::copy(b1, b1 + A.rows(), work1_.begin());
-    } else {
-      defect_pair(A, static_cast<const StencilZones<T>*>(nullptr), b0, x0, work_.data(), b1, x1,
-                  work1_.data());
+  // Lanes of kLanes / 2 macros, both vectors of each: the second vector finds the bands and
+  // factors of a line in cache.
+  constexpr int kMacros = kLanes / 2;
+  for (int s = 0; s < steps; ++s)
+    for (int m0 = 0; m0 < A.macros; m0 += kMacros) {
+      Lane lanes[kLanes];
+      const int count = std::min(kMacros, A.macros - m0);
+      for (int q = 0; q < count; ++q) {
+        const std::size_t base = (m0 + q) * A.rows_per_macro();
+        lanes[2 * q] = {m0 + q, base, b0, x0, work_.data()};
+        lanes[2 * q + 1] = {m0 + q, base, b1, x1, work1_.data()};
+      }
+      sweep_group(A, lanes, 2 * count, s == 0 && x_is_zero);
     }
-    substitute<2>({work_.data(), work1_.data()});
-    add_scaled(A.rows(), omega_, work_.data(), x0);
-    add_scaled(A.rows(), omega_, work1_.data(), x1);
-  }
 }
 
 template class IluSmoother<float>;

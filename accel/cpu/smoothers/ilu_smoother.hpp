@@ -41,15 +41,30 @@ class IluSmoother final : public Smoother<T> {
 
  private:
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
-  /// v[q] <- U^{-1} L^{-1} v[q] on every macro, for the Lanes vectors v[q] side by side (each as
-  /// if alone: the same operations in the same order).
-  template <int Lanes>
-  void substitute(const std::array<T*, Lanes>& v) const;
+  /// One vector on one macro: a lane of sweep_lanes.
+  struct Lane {
+    int macro;
+    std::size_t base;  ///< the macro's first row
+    const T* b;
+    T* x;
+    T* work;  ///< the vector's scratch for L^{-1} (b - A x)
+  };
+  /// One sweep x <- x + omega U^{-1} L^{-1} (b - A x) of each of the K lanes on its macro, side
+  /// by side (each as if alone: the same operations in the same order as a defect, then the two
+  /// substitutions, then the update). from_zero: x = 0, the defect is b.
+  template <int K>
+  void sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bool from_zero);
+  /// sweep_lanes<count>, count = 1 .. kLanes.
+  void sweep_group(const BandedMatrix<T>& A, const Lane* lanes, int count, bool from_zero);
+
+  /// Lanes per sweep: 4 macros of one vector, or 2 macros of both vectors of a pair.
+  static constexpr int kLanes = 4;
 
   T omega_;
   BandedMatrix<T> factors_;
   StaggeredVector<T> work_;   ///< the defect, then the correction
   StaggeredVector<T> work1_;  ///< the same for the second vector of smooth_pair
+  std::vector<T> line_;       ///< per lane two lines of U^{-1} v: the current one and the one above
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "accel/cpu/band_kernels.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {

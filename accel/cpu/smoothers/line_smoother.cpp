@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/grid_transpose.hpp"
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {

@@ -1,4 +1,4 @@
-#include "accel/cpu/smoothers/inverse_diagonal.hpp"
+#include "accel/cpu/smoothers/diagonal_check.hpp"
 
 #include <cmath>
 
@@ -27,12 +27,6 @@ T checked_inverse(double d, int n, std::size_t row) {
 }  // namespace
 
 template <class T>
-void inverse_diagonal(const BandedMatrix<T>& A, StaggeredVector<T>& inv) {
-  for (std::size_t r = 0; r < A.rows(); ++r)
-    inv[r] = checked_inverse<T>(A.band[kCentre][r], A.n, r);
-}
-
-template <class T>
 void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
   const int n = A.n;
   const std::size_t nn = A.rows_per_macro();
@@ -48,8 +42,6 @@ void check_diagonal(const BandedMatrix<T>& A, const StencilZones<T>& zones) {
   }
 }
 
-template void inverse_diagonal(const BandedMatrix<float>&, StaggeredVector<float>&);
-template void inverse_diagonal(const BandedMatrix<double>&, StaggeredVector<double>&);
 template void check_diagonal(const BandedMatrix<float>&, const StencilZones<float>&);
 template void check_diagonal(const BandedMatrix<double>&, const StencilZones<double>&);
 
