@@ -26,6 +26,11 @@ class GaussSeidelSmoother final : public Smoother<T> {
   /// side.
   template <int K>
   void relax_lines(const BandedMatrix<T>& A, int m0, int j, bool reverse, const T* b, T* x);
+  /// Of x-line j (first row row0; x at the line): t = b minus every term but the recurrence's
+  /// (the neighbouring lines, the diagonal, backward also the west neighbour), and scale =
+  /// omega / a_rr.
+  void right_hand_side(const BandedMatrix<T>& A, std::size_t row0, int j, bool reverse, const T* b,
+                       const T* x, T* t, T* scale) const;
   /// relax_lines<count>, count = 1 .. kLanes.
   void relax_group(const BandedMatrix<T>& A, int m0, int count, int j, bool reverse, const T* b,
                    T* x);
@@ -43,6 +48,7 @@ class GaussSeidelSmoother final : public Smoother<T> {
   /// Per lane two lines: the right-hand side (b minus all but the recurrence's coupling), and
   /// omega / a_rr.
   std::vector<T> line_;
+  std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
 };
 
 }  // namespace quilt::accel::cpu
