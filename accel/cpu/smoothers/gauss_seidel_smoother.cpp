@@ -31,7 +31,7 @@ void GaussSeidelSmoother<T>::right_hand_side(const BandedMatrix<T>& A, std::size
                                              bool reverse, const T* b, const T* x, T* __restrict t,
                                              T* __restrict scale) const {
   // One pass, so that the streams of b, the bands and the next line advance together (a pass
-  // per term ran 1.1-1.2 times slower at n = 1025). A missing neighbour line reads the zero
+  // per term ran 1.07-1.1 times slower at n = 1025). A missing neighbour line reads the zero
   // ghost line, its bands 0 by the storage convention: the same values as skipping the term.
   const int n = A.n, l = n - 1;
   const auto band = [&](int k) { return A.band[k].data() + row0; };

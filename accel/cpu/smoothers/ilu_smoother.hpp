@@ -20,8 +20,8 @@ class IluSmoother final : public Smoother<T> {
   IluSmoother(const BandedMatrix<T>& A, double damping);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
-  /// Both vectors per pass: one read of A for the two defects, one of the factors for the two
-  /// substitutions, whose recurrences interleave.
+  /// Both vectors as lanes of one sweep: the second finds each line of A and of the factors in
+  /// cache, and the recurrences of the two interleave.
   void smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, const T* b1, T* x1, int steps,
                    SweepDirection direction, bool x_is_zero) override;
 
