@@ -98,6 +98,8 @@ template <int K>
 void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bool from_zero) {
   const int n = factors_.n;
   const auto& f = factors_.band;
+  std::size_t base[K];  // the lanes' first rows
+  for (int q = 0; q < K; ++q) base[q] = lanes[q].macro * factors_.rows_per_macro();
   // The recurrences carry their last value in a register, and the K lanes' chains (of different
   // macros or vectors, so independent) overlap: one lane alone held float sweeps at half the
   // triad bandwidth (a multiply and a subtraction per node on the chain, and in U another
@@ -111,7 +113,7 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
     const T* west[K];
     T* v[K];
     for (int q = 0; q < K; ++q) {
-      const std::size_t row0 = lanes[q].base + line;
+      const std::size_t row0 = base[q] + line;
       v[q] = lanes[q].work + row0;
       west[q] = f[3].data() + row0;
       if (from_zero)
@@ -136,7 +138,7 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
     T* z[K];
     T* x[K];
     for (int q = 0; q < K; ++q) {
-      const std::size_t row0 = lanes[q].base + line;
+      const std::size_t row0 = base[q] + line;
       T* above = line_.data() + static_cast<std::size_t>(2 * q + (j + 1) % 2) * n;
       z[q] = line_.data() + static_cast<std::size_t>(2 * q + j % 2) * n;
       x[q] = lanes[q].x + row0;
@@ -179,8 +181,7 @@ void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int step
     for (int m0 = 0; m0 < A.macros; m0 += kLanes) {
       Lane lanes[kLanes];
       const int count = std::min(kLanes, A.macros - m0);
-      for (int q = 0; q < count; ++q)
-        lanes[q] = {m0 + q, (m0 + q) * A.rows_per_macro(), b, x, work_.data()};
+      for (int q = 0; q < count; ++q) lanes[q] = {m0 + q, b, x, work_.data()};
       sweep_group(A, lanes, count, s == 0 && x_is_zero);
     }
 }
@@ -200,9 +201,8 @@ void IluSmoother<T>::smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, c
       Lane lanes[kLanes];
       const int count = std::min(kMacros, A.macros - m0);
       for (int q = 0; q < count; ++q) {
-        const std::size_t base = (m0 + q) * A.rows_per_macro();
-        lanes[2 * q] = {m0 + q, base, b0, x0, work_.data()};
-        lanes[2 * q + 1] = {m0 + q, base, b1, x1, work1_.data()};
+        lanes[2 * q] = {m0 + q, b0, x0, work_.data()};
+        lanes[2 * q + 1] = {m0 + q, b1, x1, work1_.data()};
       }
       sweep_group(A, lanes, 2 * count, s == 0 && x_is_zero);
     }

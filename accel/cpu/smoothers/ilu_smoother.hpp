@@ -44,7 +44,6 @@ class IluSmoother final : public Smoother<T> {
   /// One vector on one macro: a lane of sweep_lanes.
   struct Lane {
     int macro;
-    std::size_t base;  ///< the macro's first row
     const T* b;
     T* x;
     T* work;  ///< the vector's scratch for L^{-1} (b - A x)
