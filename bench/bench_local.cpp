@@ -8,8 +8,8 @@
 //   (3) the kernels of the local layer, bands against constant-stencil zones
 //       (accel/stencil_zones.hpp): SpMV, defect, one sweep of Jacobi, Gauss-Seidel, ILU(0),
 //       the x- and the y-line TRIGS and ADI-TRIGS, in
-//       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad measured
-//       right before and after each precision's kernels,
+//       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad run
+//       alternately with each kernel's repetitions,
 //   (4) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
 //       on every level, and one V(2,2) cycle (V(4,4) for Jacobi too) of every smoother on one
 //       level, in double and float.
@@ -83,20 +83,61 @@ void keep(const T* p) {
   asm volatile("" : : "r"(p) : "memory");
 }
 
+/// The triad a = b + s c over arrays of the working set's size, kept so that it can run beside
+/// each repetition of a kernel.
+class Triad {
+ public:
+  explicit Triad(const Config& cfg)
+      : len_(cfg.working_set / 3 / sizeof(double)), a_(len_, 0.0), b_(len_, 1.0), c_(len_, 2.0) {}
+  /// Seconds of one triad.
+  double seconds() {
+    const auto t0 = Clock::now();
+    double* __restrict pa = a_.data();
+    const double* __restrict pb = b_.data();
+    const double* __restrict pc = c_.data();
+    const double s = 3.0;
+    for (std::size_t i = 0; i < len_; ++i) pa[i] = pb[i] + s * pc[i];
+    keep(pa);
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  /// Bytes of one array; the triad counts the 3 arrays once each (no write-allocate).
+  std::size_t array_bytes() const { return len_ * sizeof(double); }
+  double bandwidth(double seconds) const {
+    return 3.0 * static_cast<double>(array_bytes()) / seconds;
+  }
+
+ private:
+  std::size_t len_;
+  quilt::accel::StaggeredVector<double> a_, b_, c_;
+};
+
 /// Triad bandwidth in bytes/s, counting the 3 arrays once each (no write-allocate).
 double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
-  const std::size_t len = cfg.working_set / 3 / sizeof(double);
-  *array_bytes = len * sizeof(double);
-  quilt::accel::StaggeredVector<double> a(len, 0.0), b(len, 1.0), c(len, 2.0);
-  const double s = 3.0;
-  const double t = best_seconds(cfg.reps, [&] {
-    double* __restrict pa = a.data();
-    const double* __restrict pb = b.data();
-    const double* __restrict pc = c.data();
-    for (std::size_t i = 0; i < len; ++i) pa[i] = pb[i] + s * pc[i];
-    keep(pa);
-  });
-  return 3.0 * static_cast<double>(*array_bytes) / t;
+  Triad triad(cfg);
+  *array_bytes = triad.array_bytes();
+  double best = 1e300;
+  for (int r = 0; r < cfg.reps; ++r) best = std::min(best, triad.seconds());
+  return triad.bandwidth(best);
+}
+
+/// A kernel's best-of-reps seconds and the best triad bandwidth of a triad run alternately with
+/// it, so that both come from the same seconds: this VM's bandwidth drifts by up to +-20 % within
+/// minutes, and a triad measured once for a whole table misjudged the kernels measured later.
+struct Timing {
+  double seconds = 0.0;
+  double triad = 0.0;  ///< bytes/s
+};
+
+template <class F>
+Timing best_beside_triad(int reps, Triad& triad, F&& f) {
+  double best = 1e300, best_triad = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    best_triad = std::min(best_triad, triad.seconds());
+    const auto t0 = Clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return {best, triad.bandwidth(best_triad)};
 }
 
 /// y = a_1 + ... + a_11 over len entries, the 12 arrays of a[] streamed at one index.
@@ -246,63 +287,60 @@ BandedMatrix<T> banded_only(BandedMatrix<T> A) {
   return A;
 }
 
-/// Seconds of one call of each kernel on A (bands or zones as A's detection gives). gs and ilu,
-/// which have no zone form, only where `point_smoothers` (else 0).
-template <class T>
+/// Seconds of one call of each kernel on A (bands or zones as A's detection gives), each beside
+/// its triad. gs and ilu, which have no zone form, only where `point_smoothers` (else 0).
 struct KernelTimes {
-  double spmv, defect, jacobi, gs, ilu, line, line_x, line_y;
+  Timing spmv, defect, jacobi, gs, ilu, line, line_x, line_y;
 };
 
 template <class T>
-KernelTimes<T> kernel_times(const Config& cfg, const BandedMatrix<T>& A, bool point_smoothers) {
+KernelTimes kernel_times(const Config& cfg, Triad& triad, const BandedMatrix<T>& A,
+                         bool point_smoothers) {
   namespace cpu = quilt::accel::cpu;
   const quilt::accel::StencilZones<T> zones = quilt::accel::detect_stencil_zones(A);
   quilt::accel::StaggeredVector<T> x(A.rows(), T(1)), b(A.rows(), T(0.5)), y(A.rows(), T(0));
-  KernelTimes<T> t{};
-  t.spmv = best_seconds(cfg.reps, [&] {
+  const auto time = [&](auto&& f) { return best_beside_triad(cfg.reps, triad, f); };
+  KernelTimes t{};
+  t.spmv = time([&] {
     cpu::spmv(A, zones, x.data(), y.data());
     keep(y.data());
   });
-  t.defect = best_seconds(cfg.reps, [&] {
+  t.defect = time([&] {
     cpu::defect(A, zones, b.data(), x.data(), y.data());
     keep(y.data());
   });
-  t.jacobi = best_seconds(cfg.reps, [&] {
+  t.jacobi = time([&] {
     cpu::jacobi_sweep(A, zones, T(0.7), b.data(), x.data(), y.data());
     keep(y.data());
   });
-  const auto sweep_seconds = [&](quilt::accel::SmootherType type) {
+  const auto sweep_timing = [&](quilt::accel::SmootherType type) {
     auto line = cpu::make_smoother(A, {type, quilt::accel::SweepOrder::lexicographic, 1.0});
-    return best_seconds(cfg.reps, [&] {
+    return time([&] {
       line->smooth(A, b.data(), y.data(), 1, cpu::SweepDirection::forward, false);
       keep(y.data());
     });
   };
   if (point_smoothers) {
-    t.gs = sweep_seconds(quilt::accel::SmootherType::gs);
-    t.ilu = sweep_seconds(quilt::accel::SmootherType::ilu);
+    t.gs = sweep_timing(quilt::accel::SmootherType::gs);
+    t.ilu = sweep_timing(quilt::accel::SmootherType::ilu);
   }
-  t.line = sweep_seconds(quilt::accel::SmootherType::aditrigs);
-  t.line_x = sweep_seconds(quilt::accel::SmootherType::trigs_x);
-  t.line_y = sweep_seconds(quilt::accel::SmootherType::trigs_y);
+  t.line = sweep_timing(quilt::accel::SmootherType::aditrigs);
+  t.line_x = sweep_timing(quilt::accel::SmootherType::trigs_x);
+  t.line_y = sweep_timing(quilt::accel::SmootherType::trigs_y);
   return t;
 }
 
-/// The band kernels against the constant-stencil ones on the finest benchmark level. Returns the
-/// triad bandwidth the rows were compared with: the mean of one measured right before and one
-/// right after the kernels (this VM's bandwidth drifts by up to +-20 % within minutes, so a triad
-/// measured once at the start misjudged kernels measured later).
+/// The band kernels against the constant-stencil ones on the finest benchmark level, each row's
+/// share of the triad against the triad run beside it. Widens [low, high] to those triads.
 template <class T>
-double kernel_rows(const Config& cfg, const char* precision) {
+void kernel_rows(const Config& cfg, const char* precision, double& low, double& high) {
   const int L = cfg.levels.back();
   const std::size_t n = quilt::accel::nodes_per_side(L);
   const int macros = macros_for(cfg, (quilt::accel::kBands + 4) * sizeof(T) * n * n);
   const BandedMatrix<T> zoned = q1_batch<T>(L, macros);
-  std::size_t array_bytes = 0;
-  const double triad_before = triad_bandwidth(cfg, &array_bytes);
-  const KernelTimes<T> z = kernel_times(cfg, zoned, false);
-  const KernelTimes<T> v = kernel_times(cfg, banded_only(zoned), true);
-  const double triad = 0.5 * (triad_before + triad_bandwidth(cfg, &array_bytes));
+  Triad triad(cfg);
+  const KernelTimes z = kernel_times(cfg, triad, zoned, false);
+  const KernelTimes v = kernel_times(cfg, triad, banded_only(zoned), true);
   const double rows = static_cast<double>(zoned.rows());
   // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
   // read a stored inverse: x, b and the result, 12 arrays; Gauss-Seidel likewise, x read and
@@ -314,46 +352,49 @@ double kernel_rows(const Config& cfg, const char* precision) {
   // cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in cache).
   struct Kernel {
     const char* name;
-    double band_seconds, zone_seconds;
+    Timing band, zone;
     int band_arrays, zone_arrays;
   };
   const Kernel kernels[] = {{"SpMV y = A x", v.spmv, z.spmv, 11, 2},
                             {"defect d = b - A x", v.defect, z.defect, 12, 3},
                             {"Jacobi sweep", v.jacobi, z.jacobi, 12, 3},
-                            {"Gauss-Seidel sweep", v.gs, 0.0, 12, 0},
-                            {"ILU(0) sweep", v.ilu, 0.0, 24, 0},
+                            {"Gauss-Seidel sweep", v.gs, {}, 12, 0},
+                            {"ILU(0) sweep", v.ilu, {}, 24, 0},
                             {"TRIGS sweep, x-lines", v.line_x, z.line_x, 12, 3},
                             {"TRIGS sweep, y-lines", v.line_y, z.line_y, 12, 3},
                             {"ADI-TRIGS sweep (x and y lines)", v.line, z.line, 24, 6}};
   for (const Kernel& k : kernels) {
-    const double band_gbs = k.band_arrays * sizeof(T) * rows / k.band_seconds;
+    const double band_gbs = k.band_arrays * sizeof(T) * rows / k.band.seconds;
+    low = std::min(low, k.band.triad);
+    high = std::max(high, k.band.triad);
     std::printf("| %s | %s | %.0f | %.2f GB/s (%.0f%%) | ", k.name, precision,
-                rows / k.band_seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / triad);
+                rows / k.band.seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / k.band.triad);
     if (k.zone_arrays == 0) {
       std::printf("- | - | - |\n");
       continue;
     }
-    const double zone_gbs = k.zone_arrays * sizeof(T) * rows / k.zone_seconds;
-    std::printf("%.0f | %.2f GB/s (%.0f%%) | %.2f |\n", rows / k.zone_seconds * 1e-6,
-                zone_gbs * 1e-9, 100.0 * zone_gbs / triad, k.band_seconds / k.zone_seconds);
+    low = std::min(low, k.zone.triad);
+    high = std::max(high, k.zone.triad);
+    const double zone_gbs = k.zone_arrays * sizeof(T) * rows / k.zone.seconds;
+    std::printf("%.0f | %.2f GB/s (%.0f%%) | %.2f |\n", rows / k.zone.seconds * 1e-6,
+                zone_gbs * 1e-9, 100.0 * zone_gbs / k.zone.triad, k.band.seconds / k.zone.seconds);
   }
-  return triad;
 }
 
 void kernel_table(const Config& cfg) {
   std::printf(
       "\n## Band kernels against constant-stencil zones, level %d (Q1 Laplacians, one stencil "
-      "per macro); vs triad: the mean of a triad right before and one right after each "
-      "precision's kernels\n\n",
+      "per macro); vs triad: against the best of a triad run alternately with the kernel's "
+      "repetitions\n\n",
       cfg.levels.back());
   std::printf(
       "| kernel | precision | bands: Munknowns/s | bands: streamed (vs triad) | zones: "
       "Munknowns/s | zones: streamed (vs triad) | zones / bands speed |\n"
       "|---|---|---|---|---|---|---|\n");
-  const double triad_double = kernel_rows<double>(cfg, "double");
-  const double triad_float = kernel_rows<float>(cfg, "float");
-  std::printf("\nTriad beside the double kernels %.2f GB/s, beside the float kernels %.2f GB/s.\n",
-              triad_double * 1e-9, triad_float * 1e-9);
+  double low = 1e300, high = 0.0;
+  kernel_rows<double>(cfg, "double", low, high);
+  kernel_rows<float>(cfg, "float", low, high);
+  std::printf("\nTriads beside the kernels %.2f-%.2f GB/s.\n", low * 1e-9, high * 1e-9);
 }
 
 /// One V-cycle of every smoother on the finest benchmark level, double and float.
