@@ -257,30 +257,6 @@ void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d) {
 }
 
 template <class T>
-void defect_rows(const BandedMatrix<T>& A, int m, std::ptrdiff_t first, std::ptrdiff_t count,
-                 const T* b, const T* x, T* d) {
-  // The split of sweep(): rows below head and from tail on are guarded.
-  const std::ptrdiff_t n = A.n;
-  const std::ptrdiff_t nn = n * n;
-  const std::ptrdiff_t head = std::min(n + 1, nn);
-  const std::ptrdiff_t tail = std::max(head, nn - n - 1);
-  const std::ptrdiff_t last = first + count;
-  const std::size_t base = static_cast<std::size_t>(m) * nn;
-  const auto entry = [&](int k, std::ptrdiff_t r) { return A.band[k][base + r]; };
-  if (first < head)
-    guarded_rows<Sweep::defect>(A.n, base, first, std::min(last, head), x, b, T(0), d, entry);
-  const std::ptrdiff_t lo = std::max(first, head), hi = std::min(last, tail);
-  if (lo < hi) {
-    const std::size_t g = base + lo;
-    const auto band = [&](int k) { return A.band[k].data() + g; };
-    interior_rows<Sweep::defect, T>(hi - lo, n, band(0), band(1), band(2), band(3), band(4),
-                                    band(5), band(6), band(7), band(8), x + g, b + g, T(0), d + g);
-  }
-  if (last > tail)
-    guarded_rows<Sweep::defect>(A.n, base, std::max(first, tail), last, x, b, T(0), d, entry);
-}
-
-template <class T>
 void jacobi_sweep(const BandedMatrix<T>& A, T omega, const T* b, const T* x, T* x_new) {
   sweep<Sweep::jacobi>(A, static_cast<const StencilZones<T>*>(nullptr), x, b, omega, x_new);
 }
@@ -334,10 +310,6 @@ template void spmv_add(const BandedMatrix<float>&, const float*, float*);
 template void spmv_add(const BandedMatrix<double>&, const double*, double*);
 template void defect(const BandedMatrix<float>&, const float*, const float*, float*);
 template void defect(const BandedMatrix<double>&, const double*, const double*, double*);
-template void defect_rows(const BandedMatrix<float>&, int, std::ptrdiff_t, std::ptrdiff_t,
-                          const float*, const float*, float*);
-template void defect_rows(const BandedMatrix<double>&, int, std::ptrdiff_t, std::ptrdiff_t,
-                          const double*, const double*, double*);
 template void jacobi_sweep(const BandedMatrix<float>&, float, const float*, const float*, float*);
 template void jacobi_sweep(const BandedMatrix<double>&, double, const double*, const double*,
                            double*);

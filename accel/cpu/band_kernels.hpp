@@ -28,13 +28,6 @@ void spmv_add(const BandedMatrix<T>& A, const T* x, T* y);
 template <class T>
 void defect(const BandedMatrix<T>& A, const T* b, const T* x, T* d);
 
-/// d = b - A x for the rows first .. first + count - 1 of macro m (band form): bitwise those rows
-/// of defect(A, b, x, d). For the smoothers that form the defect of a grid line just before they
-/// relax it, so that it is written once and read back from cache.
-template <class T>
-void defect_rows(const BandedMatrix<T>& A, int m, std::ptrdiff_t first, std::ptrdiff_t count,
-                 const T* b, const T* x, T* d);
-
 /// One damped Jacobi step, x_new = x + omega D^{-1} (b - A x), D^{-1} as the reciprocals of the
 /// diagonal entries (which must be nonzero: JacobiSmoother checks them once). Fused into one
 /// sweep (the defect is never stored); x_new must not overlap x or b.

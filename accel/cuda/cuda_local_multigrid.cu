@@ -98,14 +98,21 @@ struct DeviceLevel {
   BandedMatrix<T> host;
   BandedMatrix<T> host_transposed;
   std::vector<T> host_factors;
-  // ILU(0) only (k >= 1): the cpu target's factors of the converted matrix `host`, on the host
-  // and on the device in the layout of the bands, and the factorisation's double window.
-  DeviceBuffer<T> ilu_factors;
+  // ILU(0) only (k >= 1): the cpu target's factors of the converted matrix `host` and their
+  // remainder R, on the host and on the device in the layout of the bands, and the
+  // factorisation's double window.
+  DeviceBuffer<T> ilu_factors, ilu_remainder;
   BandedMatrix<T> host_ilu;
+  typename cpu::IluSmoother<T>::Remainder host_remainder;
   typename cpu::IluSmoother<T>::Window ilu_window;
 
   DeviceBands<T> transposed_view() const { return bands_in(transposed, shape.rows); }
   DeviceBands<T> ilu_view() const { return bands_in(ilu_factors, shape.rows); }
+  DeviceRemainder<T> remainder_view() const {
+    DeviceRemainder<T> v{};
+    for (int k = 0; k < 4; ++k) v.band[k] = ilu_remainder.get() + k * std::size_t{shape.rows};
+    return v;
+  }
 
   DeviceBands<T> view() const {
     DeviceBands<T> v{};
@@ -303,6 +310,7 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
       l.host = BandedMatrix<T>(src.macros, src.n);
       if (ilu(params_.smoother)) {
         l.ilu_factors = DeviceBuffer<T>(rows * kBands);
+        l.ilu_remainder = DeviceBuffer<T>(rows * 4);
         l.host_ilu = BandedMatrix<T>(src.macros, src.n);
         l.ilu_window.resize(2 * static_cast<std::size_t>(src.n));
       }
@@ -369,8 +377,11 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     } catch (const AccelError& e) {
       throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
     }
+    cpu::IluSmoother<T>::remainder(l.host_ilu, l.host_remainder);
     for (int b = 0; b < kBands; ++b)
       upload(l.ilu_factors.get() + b * rows, l.host_ilu.band[b].data(), rows);
+    for (int b = 0; b < 4; ++b)
+      upload(l.ilu_remainder.get() + b * rows, l.host_remainder[b].data(), rows);
   }
   if (x_lines(params_.smoother))
     cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
@@ -454,12 +465,11 @@ void CudaLocalMultigrid<T>::smooth_ilu(DeviceLevel<T>& l, int steps, bool x_is_z
   T* c = l.spare();
   if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
   for (int step = 0; step < steps; ++step) {
-    // From x = 0 the defect is b (the cpu smoother copies it). No mask: the cpu defect has none,
-    // and a Dirichlet row's unit factors leave its correction at its defect.
+    // From x = 0, b + R x is b (the cpu smoother copies it). No mask: the cpu sweep has none,
+    // and a Dirichlet row's unit factors and zero remainder leave it at its b.
     const T* d = l.b.get();
     if (step > 0 || !x_is_zero) {
-      launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, nullptr, T(0), c,
-                                     l.shape, s);
+      launch_ilu_remainder(l.remainder_view(), l.b.get(), l.iterate(), c, l.shape, s);
       d = c;
     }
     launch_ilu_sweep(l.ilu_view(), d, c, omega, l.iterate(), l.shape, s);

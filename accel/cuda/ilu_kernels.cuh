@@ -1,7 +1,8 @@
 #pragma once
-// The ILU(0) sweep of the cuda target (design.md §7): the substitutions c = U^{-1} L^{-1} d with
-// the cpu target's factors (accel/cpu/smoothers/ilu_smoother.hpp: L in bands 0..3, unit diagonal
-// implied, 1 / U(r, r) in band 4, U in bands 5..8), then x += omega c.
+// The ILU(0) sweep of the cuda target (design.md §7), in the cpu target's remainder form
+// (accel/cpu/smoothers/ilu_smoother.hpp): v = b + R x (R's 4 bands of the fill, kFill), the
+// substitutions z = U^{-1} L^{-1} v with the cpu target's factors (L in bands 0..3, unit diagonal
+// implied, 1 / U(r, r) in band 4, U in bands 5..8), then x <- x + omega (z - x).
 //
 // Wavefront order. Row (i, j) of L reads the rows (i-1, j-1), (i, j-1), (i+1, j-1) and (i-1, j)
 // of the 9-point pattern. With the front number t(i, j) = i + 2 j those lie on fronts t-3, t-2,
@@ -52,7 +53,7 @@ __device__ __forceinline__ void ilu_forward_row(const DeviceBands<T>& F, const T
   y[r] = s;
 }
 
-/// z(i, j) of U z = y in place, then x(i, j) += omega z(i, j).
+/// z(i, j) of U z = y in place, then x(i, j) <- x + omega (z - x) (omega = 1: z), as the cpu.
 template <class T>
 __device__ __forceinline__ void ilu_backward_row(const DeviceBands<T>& F, T* z, T omega,
                                                  T* __restrict__ x, std::size_t r, int i, int j,
@@ -62,7 +63,41 @@ __device__ __forceinline__ void ilu_backward_row(const DeviceBands<T>& F, T* z, 
   if (i < n - 1) s -= mul_rn(__ldg(F.band[5] + r), z[r + 1]);
   s = mul_rn(s, __ldg(F.band[kCentre] + r));
   z[r] = s;
-  x[r] += mul_rn(omega, s);
+  x[r] = omega == T(1) ? s : x[r] + mul_rn(omega, s - x[r]);
+}
+
+/// Device pointers to R's 4 bands (IluSmoother::kFill's order), passed by value.
+template <class T>
+struct DeviceRemainder {
+  const T* band[4];
+};
+
+/// v = b + R x at row g = (i, j) of a macro: the terms and their order of the cpu target's
+/// add_remainder (ilu_smoother.cpp), x taken as 0 where the offset leaves the macro.
+template <class T>
+__global__ void __launch_bounds__(kBlock)
+    ilu_remainder_kernel(DeviceRemainder<T> R, const T* __restrict__ b, const T* __restrict__ x,
+                         T* __restrict__ v, unsigned nn, int n, unsigned rows) {
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < rows; g += gridDim.x * blockDim.x) {
+    const unsigned r = g % nn;
+    const int i = static_cast<int>(r % static_cast<unsigned>(n));
+    const int j = static_cast<int>(r / static_cast<unsigned>(n));
+    const bool west = i >= 2, east = i + 2 < n;
+    const T w = west ? __ldg(x + g - 2) : T(0);
+    const T nw = west && j + 1 < n ? __ldg(x + g + n - 2) : T(0);
+    const T se = east && j > 0 ? __ldg(x + g - n + 2) : T(0);
+    const T ea = east ? __ldg(x + g + 2) : T(0);
+    v[g] = __ldg(b + g) + ((mul_rn(__ldg(R.band[0] + g), w) + mul_rn(__ldg(R.band[1] + g), nw)) +
+                           (mul_rn(__ldg(R.band[2] + g), se) + mul_rn(__ldg(R.band[3] + g), ea)));
+  }
+}
+
+template <class T>
+void launch_ilu_remainder(const DeviceRemainder<T>& R, const T* b, const T* x, T* v,
+                          const LevelShape& s, cudaStream_t stream) {
+  launch(ilu_remainder_kernel<T>, grid_for(s.rows), kBlock, 0, stream)(R, b, x, v, s.nn, s.n,
+                                                                       s.rows);
+  QUILT_CUDA_CHECK_LAUNCH("ilu_remainder_kernel");
 }
 
 /// Threads of an ILU block at most: the longest front of n = 1025 (513 rows) in one pass. Each
@@ -70,7 +105,7 @@ __device__ __forceinline__ void ilu_backward_row(const DeviceBands<T>& F, T* z, 
 /// longest front is the wavefront's shortest critical path (3n - 2 steps per substitution).
 inline constexpr int kIluMaxThreads = 1024;
 
-/// One ILU(0) sweep on macro blockIdx.x: c = U^{-1} L^{-1} v (c may be v), x += omega c.
+/// One ILU(0) sweep on macro blockIdx.x: c = U^{-1} L^{-1} v (c may be v), x <- x + omega (c - x).
 template <class T>
 __global__ void __launch_bounds__(kIluMaxThreads)
     ilu_sweep_kernel(DeviceBands<T> F, const T* v, T* c, T omega, T* __restrict__ x, int n,

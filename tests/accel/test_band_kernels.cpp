@@ -141,38 +141,6 @@ TYPED_TEST(BandKernels, SpmvAddIsTheSumWithSpmvBitwise) {
   }
 }
 
-// defect_rows over any range of a macro's rows is those rows of defect, to the bit, and writes no
-// other row: ranges inside the guarded head and tail, across their borders, through the
-// vectorised interior, and single rows. n = 2, 3: guarded rows only.
-TYPED_TEST(BandKernels, DefectRowsAreThoseRowsOfTheDefectBitwise) {
-  using T = TypeParam;
-  for (int n : {2, 3, 17}) {
-    const auto A = testing::random_bands<T>(3, n, 23 + n);
-    const auto x = random_vector<T>(A.rows(), 29 + n);
-    const auto b = random_vector<T>(A.rows(), 31 + n);
-    std::vector<T> d(A.rows());
-    cpu::defect(A, b.data(), x.data(), d.data());
-    const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(n) * n;
-    for (int m = 0; m < A.macros; ++m)
-      for (std::ptrdiff_t first = 0; first < nn; first += std::max<std::ptrdiff_t>(1, n / 3))
-        for (std::ptrdiff_t count : {std::ptrdiff_t(1), std::ptrdiff_t(n), nn - first}) {
-          if (first + count > nn) continue;
-          const T sentinel = std::numeric_limits<T>::quiet_NaN();
-          std::vector<T> out(A.rows(), sentinel);
-          cpu::defect_rows(A, m, first, count, b.data(), x.data(), out.data());
-          for (std::size_t r = 0; r < A.rows(); ++r) {
-            const std::ptrdiff_t local = static_cast<std::ptrdiff_t>(r) - m * nn;
-            const bool in_range = local >= first && local < first + count;
-            if (in_range)
-              ASSERT_EQ(std::memcmp(&out[r], &d[r], sizeof(T)), 0)
-                  << "n=" << n << " macro " << m << " rows " << first << "+" << count << " r=" << r;
-            else
-              ASSERT_TRUE(std::isnan(out[r])) << "n=" << n << " wrote row " << r;
-          }
-        }
-  }
-}
-
 // Every macro is its own grid: nothing of one macro's x may reach another macro's y, even through
 // the zero entries of the bands (0 * NaN would be NaN).
 TYPED_TEST(BandKernels, MacrosDoNotSeeEachOther) {

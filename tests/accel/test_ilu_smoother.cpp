@@ -1,6 +1,7 @@
 // The ILU(0) smoother (accel/cpu/smoothers/ilu_smoother.hpp): its sweeps against the dense
-// reference of its formula, its factors against the matrix on the 9-point pattern, exact solves
-// where the exact LU has no fill, and a zero pivot named in errors.
+// reference of its formula, its factors against the matrix on the 9-point pattern, its remainder
+// against the dropped fill, exact solves where the exact LU has no fill, and a zero pivot named
+// in errors.
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,49 @@ TEST(SmootherIlu, FactorsReproduceTheMatrixOnTheNinePointPattern) {
   for (int n : {5, 6}) {
     expect_ilu_reproduces_pattern<double>(n);
     expect_ilu_reproduces_pattern<float>(n);
+  }
+}
+
+/// R, which the sweep reads in place of A, is L U - A: L U - R reproduces A on every entry, the
+/// fill included, and R is 0 where its offset leaves the macro (the storage convention the sweep
+/// relies on). Fails with one fill offset or one guard of R wrong.
+template <class T>
+void expect_remainder_is_the_fill(int n) {
+  const BandedMatrix<T> A = random_matrix<T>(2, n, 400 + n);
+  const cpu::IluSmoother<T> ilu(A, 1.0);
+  const auto& R = ilu.remainder();
+  const auto& fill = cpu::IluSmoother<T>::kFill;
+  for (int m = 0; m < A.macros; ++m) {
+    Dense L, U;
+    dense_ilu_factors(ilu.factors(), m, L, U);
+    const Dense D = dense_macro(A, m);
+    Dense Rd = zero_dense(n);
+    for (int r = 0; r < D.size; ++r)
+      for (std::size_t k = 0; k < fill.size(); ++k) {
+        const int i = r % n + fill[k][0], j = r / n + fill[k][1];
+        const T value = R[k][m * A.rows_per_macro() + r];
+        if (i >= 0 && i < n && j >= 0 && j < n)
+          Rd(r, i + j * n) = value;
+        else
+          EXPECT_EQ(value, T(0)) << "n=" << n << " row " << r << " offset " << k;
+      }
+    double worst = 0, largest_fill = 0;
+    for (int r = 0; r < D.size; ++r)
+      for (int c = 0; c < D.size; ++c) {
+        double lu = 0;
+        for (int q = 0; q < D.size; ++q) lu += L(r, q) * U(q, c);
+        worst = std::max(worst, std::abs(lu - Rd(r, c) - D(r, c)));
+        largest_fill = std::max(largest_fill, std::abs(Rd(r, c)));
+      }
+    EXPECT_LE(worst, (std::is_same_v<T, float> ? 1e-5 : 1e-13)) << "n=" << n << " macro " << m;
+    EXPECT_GT(largest_fill, 1e-3) << "n=" << n << " macro " << m;
+  }
+}
+
+TEST(SmootherIlu, RemainderIsTheDroppedFill) {
+  for (int n : {3, 4, 5, 6}) {
+    expect_remainder_is_the_fill<double>(n);
+    expect_remainder_is_the_fill<float>(n);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 
-#include "accel/cpu/band_kernels.hpp"
 #include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/local_solver.hpp"
@@ -63,10 +62,39 @@ void factorise_macro(const BandedMatrix<T>& A, int m, std::vector<Row>& window,
     }
 }
 
-/// x += omega c over `rows` values.
+/// x <- x + omega (z - x) over n values; omega = 1: x <- z.
 template <class T>
-void add_scaled(std::size_t rows, T omega, const T* __restrict c, T* __restrict x) {
-  for (std::size_t r = 0; r < rows; ++r) x[r] += omega * c[r];
+void update(int n, T omega, const T* __restrict z, T* __restrict x) {
+  if (omega == T(1)) {
+    std::copy_n(z, n, x);
+    return;
+  }
+  for (int e = 0; e < n; ++e) x[e] += omega * (z[e] - x[e]);
+}
+
+/// v = b + R x on one x-line (b, x, v and R's arrays at the line's first node; xs and xn the
+/// lines below and above, the zero ghost line where there is none). Node e's terms in the order
+/// of kFill, x taken as 0 where the offset leaves the macro (R is 0 there): the cuda target's
+/// ilu_remainder_kernel sums the same way.
+template <class T>
+void add_remainder(int n, const std::array<const T*, 4>& R, const T* __restrict b,
+                   const T* __restrict xs, const T* __restrict x, const T* __restrict xn,
+                   T* __restrict v) {
+  const T* __restrict r0 = R[0];
+  const T* __restrict r1 = R[1];
+  const T* __restrict r2 = R[2];
+  const T* __restrict r3 = R[3];
+  const auto guarded = [&](int e) {
+    const bool west = e >= 2, east = e + 2 < n;
+    const T w = west ? x[e - 2] : T(0), nw = west ? xn[e - 2] : T(0);
+    const T se = east ? xs[e + 2] : T(0), ea = east ? x[e + 2] : T(0);
+    v[e] = b[e] + ((r0[e] * w + r1[e] * nw) + (r2[e] * se + r3[e] * ea));
+  };
+  const int head = std::min(2, n), tail = std::max(head, n - 2);
+  for (int e = 0; e < head; ++e) guarded(e);
+  for (int e = 2; e < tail; ++e)
+    v[e] = b[e] + ((r0[e] * x[e - 2] + r1[e] * xn[e - 2]) + (r2[e] * xs[e + 2] + r3[e] * x[e + 2]));
+  for (int e = tail; e < n; ++e) guarded(e);
 }
 
 }  // namespace
@@ -79,6 +107,7 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
       work_(A.rows()),
       work1_(A.rows()),
       line_(2 * static_cast<std::size_t>(kLanes) * A.n),
+      ghost_(A.n, T(0)),
       window_(2 * static_cast<std::size_t>(A.n)) {
   refresh(A, {});
 }
@@ -89,13 +118,37 @@ void IluSmoother<T>::factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factor
 }
 
 template <class T>
+void IluSmoother<T>::remainder(const BandedMatrix<T>& factors, Remainder& R) {
+  const int n = factors.n;
+  const auto& f = factors.band;
+  for (auto& band : R) band.assign(factors.rows(), T(0));
+  // The fill offset (di, dj) = a + b of L's entry at a and U's at b, read in row r + a.
+  const auto product = [&](std::size_t r, int l_band, int u_band) {
+    const std::size_t q = r + band_offset(l_band, n);
+    return static_cast<T>(static_cast<double>(f[l_band][r]) * static_cast<double>(f[u_band][q]));
+  };
+  for (int m = 0; m < factors.macros; ++m)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const std::size_t r = m * factors.rows_per_macro() + i + static_cast<std::size_t>(j) * n;
+        if (i >= 2 && j >= 1) R[0][r] = product(r, band_index(-1, -1), band_index(-1, 1));
+        if (i >= 2 && j + 1 < n) R[1][r] = product(r, band_index(-1, 0), band_index(-1, 1));
+        if (i + 2 < n && j >= 1) {
+          R[2][r] = product(r, band_index(1, -1), band_index(1, 0));
+          R[3][r] = product(r, band_index(1, -1), band_index(1, 1));
+        }
+      }
+}
+
+template <class T>
 void IluSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&) {
   factorise(A, factors_, window_);
+  remainder(factors_, remainder_);
 }
 
 template <class T>
 template <int K>
-void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bool from_zero) {
+void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
   const int n = factors_.n;
   const auto& f = factors_.band;
   std::size_t base[K];  // the lanes' first rows
@@ -105,7 +158,7 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
   // triad bandwidth (a multiply and a subtraction per node on the chain, and in U another
   // multiply).
   T last[K];
-  // L v = b - A x, line by line upwards. Each line's defect is formed just before its
+  // L v = b + R x, line by line upwards. Each line's b + R x is formed just before its
   // elimination (the line below goes to the right-hand side at once, then the recurrence over
   // band -1): written to work once and read back from cache.
   for (int j = 0; j < n; ++j) {
@@ -116,11 +169,16 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
       const std::size_t row0 = base[q] + line;
       v[q] = lanes[q].work + row0;
       west[q] = f[3].data() + row0;
-      if (from_zero)
+      if (from_zero) {
         std::copy_n(lanes[q].b + row0, n, v[q]);
-      else
-        defect_rows(A, lanes[q].macro, static_cast<std::ptrdiff_t>(line), n, lanes[q].b, lanes[q].x,
-                    lanes[q].work);
+      } else {
+        const T* x = lanes[q].x + row0;
+        add_remainder(n,
+                      {remainder_[0].data() + row0, remainder_[1].data() + row0,
+                       remainder_[2].data() + row0, remainder_[3].data() + row0},
+                      lanes[q].b + row0, j > 0 ? x - n : ghost_.data(), x,
+                      j < n - 1 ? x + n : ghost_.data(), v[q]);
+      }
       if (j > 0)
         subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0,
                           v[q] - n, v[q]);
@@ -130,7 +188,8 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
       for (int q = 0; q < K; ++q) v[q][i] = last[q] = v[q][i] - west[q][i] * last[q];
   }
   // U z = v, line by line downwards (the line above, then the recurrence over band +1), into a
-  // pair of line buffers per lane, and x += omega z as each line is done: work is only read.
+  // pair of line buffers per lane, and x <- x + omega (z - x) as each line is done: work is only
+  // read, and x may be overwritten line by line (the upward pass has read all of it for R x).
   for (int j = n - 1; j >= 0; --j) {
     const std::size_t line = static_cast<std::size_t>(j) * n;
     const T* east[K];
@@ -153,23 +212,22 @@ void IluSmoother<T>::sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bo
     for (int i = n - 2; i >= 0; --i)
       for (int q = 0; q < K; ++q)
         z[q][i] = last[q] = (z[q][i] - east[q][i] * last[q]) * inv_pivot[q][i];
-    for (int q = 0; q < K; ++q) add_scaled(n, omega_, z[q], x[q]);
+    for (int q = 0; q < K; ++q) update(n, omega_, z[q], x[q]);
   }
 }
 
 template <class T>
-void IluSmoother<T>::sweep_group(const BandedMatrix<T>& A, const Lane* lanes, int count,
-                                 bool from_zero) {
+void IluSmoother<T>::sweep_group(const Lane* lanes, int count, bool from_zero) {
   static_assert(kLanes == 4);
   switch (count) {
     case 1:
-      return sweep_lanes<1>(A, lanes, from_zero);
+      return sweep_lanes<1>(lanes, from_zero);
     case 2:
-      return sweep_lanes<2>(A, lanes, from_zero);
+      return sweep_lanes<2>(lanes, from_zero);
     case 3:
-      return sweep_lanes<3>(A, lanes, from_zero);
+      return sweep_lanes<3>(lanes, from_zero);
     default:
-      return sweep_lanes<4>(A, lanes, from_zero);
+      return sweep_lanes<4>(lanes, from_zero);
   }
 }
 
@@ -182,7 +240,7 @@ void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int step
       Lane lanes[kLanes];
       const int count = std::min(kLanes, A.macros - m0);
       for (int q = 0; q < count; ++q) lanes[q] = {m0 + q, b, x, work_.data()};
-      sweep_group(A, lanes, count, s == 0 && x_is_zero);
+      sweep_group(lanes, count, s == 0 && x_is_zero);
     }
 }
 
@@ -204,7 +262,7 @@ void IluSmoother<T>::smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, c
         lanes[2 * q] = {m0 + q, b0, x0, work_.data()};
         lanes[2 * q + 1] = {m0 + q, b1, x1, work1_.data()};
       }
-      sweep_group(A, lanes, 2 * count, s == 0 && x_is_zero);
+      sweep_group(lanes, 2 * count, s == 0 && x_is_zero);
     }
 }
 

@@ -6,6 +6,15 @@
 // a robust smoother for anisotropic and convection-dominated problems alike (Wesseling 1992,
 // sec. 7.5; Wittum 1989). For symmetric A the factors satisfy U = D L^T, so M = L U is symmetric
 // and the sweep is the same in both directions.
+//
+// The sweep runs in the remainder form: with b - A x = b + R x - L U x it is
+//   z = U^{-1} L^{-1} (b + R x),  x <- x + omega (z - x)   (omega = 1: x <- z),
+// and R has 4 bands where A has 9 (the fill of L U at the offsets kFill; Wesseling 1992,
+// sec. 7.5, writes ILU as the splitting A = L U - R the same way). A sweep streams 19 arrays
+// instead of 24: 1.2-1.3 (double) and 1.3-1.4 (float) times faster at n = 1025
+// (docs/benchmarks.md). R holds the fill of the stored factors' product, so the sweep's fixed
+// point solves (L U - R) x = b: A x = b up to the rounding of the factors to T, the same order
+// as the rounding of a defect b - A x formed in T.
 
 #include <array>
 #include <vector>
@@ -29,6 +38,14 @@ class IluSmoother final : public Smoother<T> {
   /// reads): 2 n of them.
   using Window = std::vector<std::array<double, kBands>>;
 
+  /// The offsets (di, dj) of the fill that ILU(0) drops on the 9-point pattern, R's bands in
+  /// this order: L's entry at (-1, -1) times U's at (-1, 1), L (-1, 0) U (-1, 1), L (1, -1)
+  /// U (1, 0), L (1, -1) U (1, 1); no other product of the factors leaves the pattern.
+  static constexpr std::array<std::array<int, 2>, 4> kFill = {{{-2, 0}, {-2, 1}, {2, -1}, {2, 0}}};
+  /// R = L U - A on the fill offsets, one array per offset of kFill, each in band storage (0
+  /// where the offset leaves the macro).
+  using Remainder = std::array<StaggeredVector<T>, 4>;
+
   /// The factors in band storage: L in bands 0..3 (its unit diagonal implied), 1 / U(r, r) in
   /// band 4, U in bands 5..8. For the tests.
   const BandedMatrix<T>& factors() const { return factors_; }
@@ -39,6 +56,13 @@ class IluSmoother final : public Smoother<T> {
   /// same factors on the device.
   static void factorise(const BandedMatrix<T>& A, BandedMatrix<T>& factors, Window& window);
 
+  /// R of `factors` (from factorise) into R, each array sized to the factors' rows: the products
+  /// of the stored factors in double, rounded to T once. Public for the cuda target.
+  static void remainder(const BandedMatrix<T>& factors, Remainder& R);
+
+  /// R of the current factors. For the tests.
+  const Remainder& remainder() const { return remainder_; }
+
  private:
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
   /// One vector on one macro: a lane of sweep_lanes.
@@ -48,22 +72,24 @@ class IluSmoother final : public Smoother<T> {
     T* x;
     T* work;  ///< the vector's scratch for L^{-1} (b - A x)
   };
-  /// One sweep x <- x + omega U^{-1} L^{-1} (b - A x) of each of the K lanes on its macro, side
-  /// by side (each as if alone: the same operations in the same order as a defect, then the two
-  /// substitutions, then the update). from_zero: x = 0, the defect is b.
+  /// One sweep z = U^{-1} L^{-1} (b + R x), x <- x + omega (z - x) of each of the K lanes on its
+  /// macro, side by side (each as if alone: the same operations in the same order as b + R x,
+  /// then the two substitutions, then the update). from_zero: x = 0, b + R x is b.
   template <int K>
-  void sweep_lanes(const BandedMatrix<T>& A, const Lane* lanes, bool from_zero);
+  void sweep_lanes(const Lane* lanes, bool from_zero);
   /// sweep_lanes<count>, count = 1 .. kLanes.
-  void sweep_group(const BandedMatrix<T>& A, const Lane* lanes, int count, bool from_zero);
+  void sweep_group(const Lane* lanes, int count, bool from_zero);
 
   /// Lanes per sweep: 4 macros of one vector, or 2 macros of both vectors of a pair.
   static constexpr int kLanes = 4;
 
   T omega_;
   BandedMatrix<T> factors_;
-  StaggeredVector<T> work_;   ///< the defect, then the correction
+  Remainder remainder_;
+  StaggeredVector<T> work_;   ///< L^{-1} (b + R x)
   StaggeredVector<T> work1_;  ///< the same for the second vector of smooth_pair
   std::vector<T> line_;       ///< per lane two lines of U^{-1} v: the current one and the one above
+  std::vector<T> ghost_;      ///< zeros: the missing neighbour line of the first and the last line
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;
