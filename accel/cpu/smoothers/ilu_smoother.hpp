@@ -11,10 +11,10 @@
 //   z = U^{-1} L^{-1} (b + R x),  x <- x + omega (z - x)   (omega = 1: x <- z),
 // and R has 4 bands where A has 9 (the fill of L U at the offsets kFill; Wesseling 1992,
 // sec. 7.5, writes ILU as the splitting A = L U - R the same way). A sweep streams 19 arrays
-// instead of 24: 1.2-1.3 (double) and 1.3-1.4 (float) times faster at n = 1025
-// (docs/benchmarks.md). R holds the fill of the stored factors' product, so the sweep's fixed
-// point solves (L U - R) x = b: A x = b up to the rounding of the factors to T, the same order
-// as the rounding of a defect b - A x formed in T.
+// instead of 24 (18 with omega = 1, x then only written downwards): 1.2-1.3 (double) and
+// 1.3-1.4 (float) times faster at n = 1025 (docs/benchmarks.md). R holds the fill of the
+// stored factors' product, so the sweep's fixed point solves (L U - R) x = b: A x = b up to the
+// rounding of the factors to T, the same order as the rounding of a defect b - A x formed in T.
 
 #include <array>
 #include <vector>
