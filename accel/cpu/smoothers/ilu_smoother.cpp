@@ -180,8 +180,8 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
                       j < n - 1 ? x + n : ghost_.data(), v[q]);
       }
       if (j > 0)
-        subtract_coupling(n, 1, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0,
-                          v[q] - n, v[q]);
+        subtract_coupling(n, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, v[q] - n,
+                          v[q]);
       last[q] = v[q][0];
     }
     for (int i = 1; i < n; ++i)
@@ -205,7 +205,7 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
       inv_pivot[q] = f[4].data() + row0;
       std::copy_n(lanes[q].work + row0, n, z[q]);
       if (j < n - 1)
-        subtract_coupling(n, 1, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, above,
+        subtract_coupling(n, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, above,
                           z[q]);
       z[q][n - 1] = last[q] = z[q][n - 1] * inv_pivot[q][n - 1];
     }

@@ -1,74 +1,63 @@
 #pragma once
-// Building blocks of the Gauss-Seidel, line and ILU(0) smoothers: a macro's grid seen as lines of
-// nodes, either the x-lines (j fixed, i = 0..n-1, contiguous) or the y-lines (i fixed, stride n).
-// The 9-point stencil couples a line only to itself and to its two neighbouring lines, three bands
-// each; what a smoother does per line is then (1) move the neighbouring lines' part of the row sums
-// to the right-hand side, one vectorisable pass, and (2) a recurrence along the line over the
-// three in-line bands (a point Gauss-Seidel pass, a tridiagonal solve, an ILU substitution).
+// Building blocks of the Gauss-Seidel, line and ILU(0) smoothers on the x-lines of a macro's grid
+// (j fixed, i = 0..n-1, contiguous). The 9-point stencil couples a line only to itself and to its
+// two neighbouring lines, three bands each; what a smoother does per line is then (1) move the
+// neighbouring lines' part of the row sums to the right-hand side, one vectorisable pass, and (2)
+// a recurrence along the line over the three in-line bands (a point Gauss-Seidel pass, a
+// tridiagonal solve, an ILU substitution).
 
 #include <array>
-#include <cstddef>
-
-#include "accel/banded_matrix.hpp"
+#include <type_traits>
 
 namespace quilt::accel::cpu {
 
-/// Where the lines of one direction lie in a macro's lexicographic numbering.
-struct LineLayout {
-  std::ptrdiff_t line_step;  ///< rows between the first nodes of consecutive lines
-  std::ptrdiff_t stride;     ///< rows between consecutive nodes of a line
-  /// Bands coupling node e of a line to nodes e-1, e, e+1 of the previous line, of the line
-  /// itself, and of the next line.
-  std::array<int, 3> previous, own, next;
-
-  std::ptrdiff_t row(int line, int e) const { return line * line_step + e * stride; }
-};
-
-/// x-lines: node (i, j) is node e = i of line j.
-inline LineLayout x_lines(int n) {
-  return {n, 1, {0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
-}
-/// y-lines: node (i, j) is node e = j of line i.
-inline LineLayout y_lines(int n) {
-  return {1, n, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}};
-}
-
 /// t[e] -= w[e] v[e-1] + c[e] v[e] + east[e] v[e+1] for e = 0..n-1, skipping v[-1] and v[n]:
 /// the coupling of a line to a neighbouring line v through three bands. Band and vector pointers
-/// are at the lines' first nodes, stepping by `stride`; t is contiguous.
+/// are at the lines' first nodes.
 template <class T>
-inline void subtract_coupling(int n, std::ptrdiff_t stride, const T* w, const T* c, const T* east,
-                              const T* v, T* t) {
-  const auto body = [&](std::ptrdiff_t s) {
-    t[0] -= c[0] * v[0] + east[0] * v[s];
-    for (int e = 1; e < n - 1; ++e) {
-      const std::ptrdiff_t p = e * s;
-      t[e] -= w[p] * v[p - s] + c[p] * v[p] + east[p] * v[p + s];
-    }
-    const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(n - 1) * s;
-    t[n - 1] -= w[last] * v[last - s] + c[last] * v[last];
-  };
-  if (stride == 1)
-    body(1);  // the constant stride lets the compiler vectorise the x-line case
-  else
-    body(stride);
+inline void subtract_coupling(int n, const T* __restrict w, const T* __restrict c,
+                              const T* __restrict east, const T* __restrict v, T* __restrict t) {
+  t[0] -= c[0] * v[0] + east[0] * v[1];
+  for (int e = 1; e < n - 1; ++e) t[e] -= w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
+  t[n - 1] -= w[n - 1] * v[n - 2] + c[n - 1] * v[n - 1];
 }
 
-/// t = b - (coupling to the previous and the next line) x, for one line of macro slot `base`.
-/// The lines at the macro boundary have one neighbour.
-template <class T>
-inline void line_rhs(const BandedMatrix<T>& A, std::size_t base, const LineLayout& L, int line,
-                     const T* b, const T* x, T* t) {
-  const int n = A.n;
-  const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(base) + L.row(line, 0);
-  for (int e = 0; e < n; ++e) t[e] = b[first + e * L.stride];
-  const auto band = [&](int k, std::ptrdiff_t at) { return A.band[k].data() + at; };
-  if (line > 0)
-    subtract_coupling(n, L.stride, band(L.previous[0], first), band(L.previous[1], first),
-                      band(L.previous[2], first), x + first - L.line_step, t);
-  if (line < n - 1)
-    subtract_coupling(n, L.stride, band(L.next[0], first), band(L.next[1], first),
-                      band(L.next[2], first), x + first + L.line_step, t);
+/// neighbour_lines_rhs without a term of the line's own nodes.
+struct NoOwnTerm {};
+
+/// t[e] = b[e] - (s0 xs[e-1] + s1 xs[e] + s2 xs[e+1]) - (n0 xn[e-1] + n1 xn[e] + n2 xn[e+1])
+///        [- own(e)]
+/// for e = 0..n-1, skipping xs/xn[-1] and [n]: a line's right-hand side, b minus its coupling to
+/// the line below (bands 0, 1, 2: s0, s1, s2) and the line above (bands 6, 7, 8: n0, n1, n2),
+/// and minus own(e) where given (Gauss-Seidel's diagonal term), in one pass, so that the streams
+/// of b, the bands and the lines advance together. `bands` = {s0, s1, s2, n0, n1, n2} at the
+/// line's first node. A missing neighbour line is the zero ghost line, its bands 0 by the storage
+/// convention: the values of skipping its term.
+template <class T, class Own = NoOwnTerm>
+inline void neighbour_lines_rhs(int n, const std::array<const T*, 6>& bands, const T* b,
+                                const T* xs, const T* xn, T* t, Own own = {}) {
+  const T* __restrict s0 = bands[0];
+  const T* __restrict s1 = bands[1];
+  const T* __restrict s2 = bands[2];
+  const T* __restrict n0 = bands[3];
+  const T* __restrict n1 = bands[4];
+  const T* __restrict n2 = bands[5];
+  const T* __restrict bl = b;
+  const T* __restrict ys = xs;
+  const T* __restrict yn = xn;
+  T* __restrict out = t;
+  const int l = n - 1;
+  const auto finish = [&](int e, T sum) {
+    if constexpr (std::is_same_v<Own, NoOwnTerm>)
+      out[e] = sum;
+    else
+      out[e] = sum - own(e);
+  };
+  finish(0, bl[0] - (s1[0] * ys[0] + s2[0] * ys[1]) - (n1[0] * yn[0] + n2[0] * yn[1]));
+  for (int e = 1; e < l; ++e)
+    finish(e, bl[e] - (s0[e] * ys[e - 1] + s1[e] * ys[e] + s2[e] * ys[e + 1]) -
+                  (n0[e] * yn[e - 1] + n1[e] * yn[e] + n2[e] * yn[e + 1]));
+  finish(l, bl[l] - (s0[l] * ys[l - 1] + s1[l] * ys[l]) - (n0[l] * yn[l - 1] + n1[l] * yn[l]));
 }
 
 }  // namespace quilt::accel::cpu

@@ -5,6 +5,7 @@
 
 #include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/grid_transpose.hpp"
+#include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {
@@ -86,19 +87,11 @@ int LineSmoother<T>::source_line(int m, int line, int n) const {
 }
 
 template <class T>
-void LineSmoother<T>::line_rhs(const LineSystem& sys, const Line& line, T* __restrict t) const {
+void LineSmoother<T>::line_rhs(const LineSystem& sys, const Line& line, T* t) const {
   const BandedMatrix<T>& C = *sys.coupling;
-  const int l = C.n - 1;
   const auto band = [&](int k) { return C.band[k].data() + line.from; };
-  const T* __restrict s0 = band(0), * __restrict s1 = band(1), * __restrict s2 = band(2);
-  const T* __restrict n0 = band(6), * __restrict n1 = band(7), * __restrict n2 = band(8);
-  const T* __restrict bl = line.b, * __restrict xs = line.south, * __restrict xn = line.north;
-  // Node 0 and node n-1 have no neighbour at e-1 / e+1 in the other lines (and read no x there).
-  t[0] = bl[0] - (s1[0] * xs[0] + s2[0] * xs[1]) - (n1[0] * xn[0] + n2[0] * xn[1]);
-  for (int e = 1; e < l; ++e)
-    t[e] = bl[e] - (s0[e] * xs[e - 1] + s1[e] * xs[e] + s2[e] * xs[e + 1]) -
-           (n0[e] * xn[e - 1] + n1[e] * xn[e] + n2[e] * xn[e + 1]);
-  t[l] = bl[l] - (s0[l] * xs[l - 1] + s1[l] * xs[l]) - (n0[l] * xn[l - 1] + n1[l] * xn[l]);
+  neighbour_lines_rhs(C.n, {band(0), band(1), band(2), band(6), band(7), band(8)}, line.b,
+                      line.south, line.north, t);
 }
 
 template <class T>
