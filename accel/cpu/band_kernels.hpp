@@ -8,8 +8,6 @@
 // leaves the grid are 0 by the storage convention, so the unguarded loop may read x there. The
 // kernels work for general bands (nonsymmetric, variable coefficients) and never allocate.
 
-#include <cstddef>
-
 #include "accel/banded_matrix.hpp"
 #include "accel/stencil_zones.hpp"
 

@@ -70,7 +70,7 @@ class IluSmoother final : public Smoother<T> {
     int macro;
     const T* b;
     T* x;
-    T* work;  ///< the vector's scratch for L^{-1} (b - A x)
+    T* work;  ///< the vector's scratch for L^{-1} (b + R x)
   };
   /// One sweep z = U^{-1} L^{-1} (b + R x), x <- x + omega (z - x) of each of the K lanes on its
   /// macro, side by side (each as if alone: the same operations in the same order as b + R x,
