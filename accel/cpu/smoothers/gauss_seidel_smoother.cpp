@@ -97,17 +97,7 @@ void GaussSeidelSmoother<T>::relax_lines(const BandedMatrix<T>& A, int m0, int j
 template <class T>
 void GaussSeidelSmoother<T>::relax_group(const BandedMatrix<T>& A, int m0, int count, int j,
                                          bool reverse, const T* b, T* x) {
-  static_assert(kLanes == 4);
-  switch (count) {
-    case 1:
-      return relax_lines<1>(A, m0, j, reverse, b, x);
-    case 2:
-      return relax_lines<2>(A, m0, j, reverse, b, x);
-    case 3:
-      return relax_lines<3>(A, m0, j, reverse, b, x);
-    default:
-      return relax_lines<4>(A, m0, j, reverse, b, x);
-  }
+  with_lane_count(count, [&](auto k) { relax_lines<decltype(k)::value>(A, m0, j, reverse, b, x); });
 }
 
 template <class T>

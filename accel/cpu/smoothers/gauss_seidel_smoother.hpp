@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 
 namespace quilt::accel::cpu {
@@ -40,7 +41,7 @@ class GaussSeidelSmoother final : public Smoother<T> {
                      T* x);
 
   /// Macros whose lines are relaxed side by side.
-  static constexpr int kLanes = 4;
+  static constexpr int kLanes = kMaxLanes;
 
   T omega_;
   SweepOrder order_;

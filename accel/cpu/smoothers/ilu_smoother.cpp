@@ -218,17 +218,7 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
 
 template <class T>
 void IluSmoother<T>::sweep_group(const Lane* lanes, int count, bool from_zero) {
-  static_assert(kLanes == 4);
-  switch (count) {
-    case 1:
-      return sweep_lanes<1>(lanes, from_zero);
-    case 2:
-      return sweep_lanes<2>(lanes, from_zero);
-    case 3:
-      return sweep_lanes<3>(lanes, from_zero);
-    default:
-      return sweep_lanes<4>(lanes, from_zero);
-  }
+  with_lane_count(count, [&](auto k) { sweep_lanes<decltype(k)::value>(lanes, from_zero); });
 }
 
 template <class T>

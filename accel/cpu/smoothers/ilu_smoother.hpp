@@ -19,6 +19,7 @@
 #include <array>
 #include <vector>
 
+#include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 
 namespace quilt::accel::cpu {
@@ -81,7 +82,7 @@ class IluSmoother final : public Smoother<T> {
   void sweep_group(const Lane* lanes, int count, bool from_zero);
 
   /// Lanes per sweep: 4 macros of one vector, or 2 macros of both vectors of a pair.
-  static constexpr int kLanes = 4;
+  static constexpr int kLanes = kMaxLanes;
 
   T omega_;
   BandedMatrix<T> factors_;

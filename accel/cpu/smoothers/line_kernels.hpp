@@ -8,6 +8,7 @@
 
 #include <array>
 #include <type_traits>
+#include <utility>
 
 namespace quilt::accel::cpu {
 
@@ -20,6 +21,28 @@ inline void subtract_coupling(int n, const T* __restrict w, const T* __restrict 
   t[0] -= c[0] * v[0] + east[0] * v[1];
   for (int e = 1; e < n - 1; ++e) t[e] -= w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
   t[n - 1] -= w[n - 1] * v[n - 2] + c[n - 1] * v[n - 1];
+}
+
+/// Lanes that the smoothers relax side by side at most: K lines (or vectors) of different macros,
+/// whose recurrences are independent, so that their chains overlap.
+inline constexpr int kMaxLanes = 4;
+
+/// f(std::integral_constant<int, K>{}) with K = count (1 .. kMaxLanes): a sweep compiled per
+/// number of lanes, called with the run-time count of a group (the batch's last one may be
+/// short).
+template <class F>
+inline void with_lane_count(int count, F&& f) {
+  static_assert(kMaxLanes == 4);
+  switch (count) {
+    case 1:
+      return std::forward<F>(f)(std::integral_constant<int, 1>{});
+    case 2:
+      return std::forward<F>(f)(std::integral_constant<int, 2>{});
+    case 3:
+      return std::forward<F>(f)(std::integral_constant<int, 3>{});
+    default:
+      return std::forward<F>(f)(std::integral_constant<int, 4>{});
+  }
 }
 
 /// neighbour_lines_rhs without a term of the line's own nodes.

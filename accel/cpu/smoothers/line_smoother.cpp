@@ -145,17 +145,7 @@ void LineSmoother<T>::relax_lines(const LineSystem& sys, const Line* lines) {
 
 template <class T>
 void LineSmoother<T>::relax_group(const LineSystem& sys, const Line* lines, int count) {
-  static_assert(kGroup == 4);
-  switch (count) {
-    case 1:
-      return relax_lines<1>(sys, lines);
-    case 2:
-      return relax_lines<2>(sys, lines);
-    case 3:
-      return relax_lines<3>(sys, lines);
-    default:
-      return relax_lines<4>(sys, lines);
-  }
+  with_lane_count(count, [&](auto k) { relax_lines<decltype(k)::value>(sys, lines); });
 }
 
 template <class T>

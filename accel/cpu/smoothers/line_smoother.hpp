@@ -30,6 +30,7 @@
 
 #include <vector>
 
+#include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/stencil_zones.hpp"
 
@@ -122,7 +123,7 @@ class LineSmoother final : public Smoother<T> {
   /// y-lines per strip: one cache line of T in each grid row.
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
   /// Macros whose lines are relaxed side by side.
-  static constexpr int kGroup = 4;
+  static constexpr int kGroup = kMaxLanes;
   /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
   /// per row and panel instead of per row and strip); wider panels gained little more.
   static constexpr int kPanel = 4;
