@@ -171,28 +171,31 @@ std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, 
 /// The element loop of the entry points. With `kPressure` false only A is built (coarse
 /// velocity levels), with `diffusion` false only its convection and SUPG part N(w) + SUPG;
 /// otherwise all six blocks come from one pass over the elements and one evaluation of the basis
-/// per Gauss point. blocks.convection_part, if given, gets N(w) + SUPG in the same pass, as a
+/// per Gauss point. With `kPart`, blocks.convection_part gets N(w) + SUPG in the same pass, as a
 /// `diffusion` false pass computes it. 2x2 Gauss integrates the det J-weighted integrands of B,
 /// D and N(w) exactly on any element (degree <= 3 in each reference variable, since
 /// det J grad phi is bilinear), and every block exactly on parallelograms.
-template <bool kPressure>
-void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
-                     const Stabilisation& stab, const NavierStokesBlocks& blocks, int m,
-                     double time_coefficient, bool diffusion = true) {
+///
+/// kPart is a template parameter, not a run-time test of the pointer: GCC 12.2 with AVX-512
+/// (-march=native on Zen 4, or -march=icelake-server) vectorised the run-time `if (part)`
+/// accumulation wrongly, and the convection part came out wrong while A was right
+/// (NavierStokesAssembly.OneElementPassGivesTheSeparateAssemblersLevelsBitwise; clang 14 and
+/// GCC without AVX-512 were right).
+template <bool kPressure, bool kPart>
+void element_pass(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
+                  const Stabilisation& stab, const NavierStokesBlocks& blocks, int m,
+                  double time_coefficient, bool diffusion) {
   const double nu_a = diffusion ? nu : 0.0;  // the viscosity in A (delta_K keeps nu)
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
-  accel::BandedMatrix<double>* const part = blocks.convection_part;
-  if (part && !convection)
-    throw std::invalid_argument("assemble_blocks: a convection part of an operator without one");
   RowMatrix a{}, b1{}, b2{}, d1{}, d2{}, c{}, transport{};
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, convection, i, j, d);
       const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
       a = {};
-      if (part) transport = {};
+      if constexpr (kPart) transport = {};
       if constexpr (kPressure) b1 = b2 = d1 = d2 = c = {};
       for (const auto& gp : rule) {
         const FlowPoint f = flow_point(d, gp);
@@ -212,7 +215,7 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
           const TrialRow galerkin = conv_t * phi[r], streamline = s.delta * transported * conv[r];
           a[r] += f.weight * (nu_a * grad_grad + galerkin + streamline);
           // The entry of a pass with `diffusion` false, 0 * grad_grad included: bitwise its.
-          if (part) transport[r] += f.weight * (0.0 * grad_grad + galerkin + streamline);
+          if constexpr (kPart) transport[r] += f.weight * (0.0 * grad_grad + galerkin + streamline);
           if constexpr (kPressure) {
             // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
             // delta_K (grad p, (w.grad) v)_K.
@@ -229,7 +232,7 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
         }
       }
       scatter(a, i, j, *blocks.A, m);
-      if (part) scatter(transport, i, j, *part, m);
+      if constexpr (kPart) scatter(transport, i, j, *blocks.convection_part, m);
       if constexpr (kPressure) {
         scatter(b1, i, j, *blocks.B1, m);
         scatter(b2, i, j, *blocks.B2, m);
@@ -238,6 +241,21 @@ void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, 
         scatter(c, i, j, *blocks.C, m);
       }
     }
+}
+
+/// element_pass with kPart = whether blocks has a convection part.
+template <bool kPressure>
+void assemble_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
+                     const Stabilisation& stab, const NavierStokesBlocks& blocks, int m,
+                     double time_coefficient, bool diffusion = true) {
+  if (!blocks.convection_part) {
+    element_pass<kPressure, false>(g, w, nu, convection, stab, blocks, m, time_coefficient,
+                                   diffusion);
+    return;
+  }
+  if (!convection)
+    throw std::invalid_argument("assemble_blocks: a convection part of an operator without one");
+  element_pass<kPressure, true>(g, w, nu, convection, stab, blocks, m, time_coefficient, diffusion);
 }
 
 }  // namespace
