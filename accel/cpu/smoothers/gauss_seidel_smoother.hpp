@@ -27,11 +27,10 @@ class GaussSeidelSmoother final : public Smoother<T> {
   /// side.
   template <int K>
   void relax_lines(const BandedMatrix<T>& A, int m0, int j, bool reverse, const T* b, T* x);
-  /// Of x-line j (first row row0; x at the line): t = b minus every term but the recurrence's
-  /// (the neighbouring lines, the diagonal, backward also the west neighbour), and scale =
-  /// omega / a_rr.
-  void right_hand_side(const BandedMatrix<T>& A, std::size_t row0, int j, bool reverse, const T* b,
-                       const T* x, T* t, T* scale) const;
+  /// Of x-line j (first row row0; x at the line): the recurrence's terms u and v, such that
+  /// relaxing the line in order is x_i <- u_i - v_i x_{i-1} (backward x_{i+1}).
+  void line_terms(const BandedMatrix<T>& A, std::size_t row0, int j, bool reverse, const T* b,
+                  const T* x, T* u, T* v) const;
   /// relax_lines<count>, count = 1 .. kLanes.
   void relax_group(const BandedMatrix<T>& A, int m0, int count, int j, bool reverse, const T* b,
                    T* x);
@@ -46,8 +45,7 @@ class GaussSeidelSmoother final : public Smoother<T> {
   T omega_;
   SweepOrder order_;
   bool symmetric_;
-  /// Per lane two lines: the right-hand side (b minus all but the recurrence's coupling), and
-  /// omega / a_rr.
+  /// Per lane two lines: the recurrence's terms u and v (line_terms).
   std::vector<T> line_;
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
 };

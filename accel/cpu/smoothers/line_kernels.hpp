@@ -45,20 +45,22 @@ inline void with_lane_count(int count, F&& f) {
   }
 }
 
-/// neighbour_lines_rhs without a term of the line's own nodes.
-struct NoOwnTerm {};
+/// Where a node lies on its line: the first has no west neighbour on it, the last no east one.
+enum class LinePosition { first, interior, last };
+template <LinePosition P>
+using AtNode = std::integral_constant<LinePosition, P>;
 
-/// t[e] = b[e] - (s0 xs[e-1] + s1 xs[e] + s2 xs[e+1]) - (n0 xn[e-1] + n1 xn[e] + n2 xn[e+1])
-///        [- own(e)]
-/// for e = 0..n-1, skipping xs/xn[-1] and [n]: a line's right-hand side, b minus its coupling to
-/// the line below (bands 0, 1, 2: s0, s1, s2) and the line above (bands 6, 7, 8: n0, n1, n2),
-/// and minus own(e) where given (Gauss-Seidel's diagonal term), in one pass, so that the streams
-/// of b, the bands and the lines advance together. `bands` = {s0, s1, s2, n0, n1, n2} at the
-/// line's first node. A missing neighbour line is the zero ghost line, its bands 0 by the storage
-/// convention: the values of skipping its term.
-template <class T, class Own = NoOwnTerm>
+/// finish(e, s_e, AtNode<position of e>{}) for e = 0..n-1, with
+///   s_e = b[e] - (s0 xs[e-1] + s1 xs[e] + s2 xs[e+1]) - (n0 xn[e-1] + n1 xn[e] + n2 xn[e+1]),
+/// skipping xs/xn[-1] and [n]: a line's right-hand side, b minus its coupling to the line below
+/// (bands 0, 1, 2: s0, s1, s2) and the line above (bands 6, 7, 8: n0, n1, n2), handed to `finish`
+/// in one pass, so that the streams of b, the bands, the lines and what finish reads advance
+/// together. `bands` = {s0, s1, s2, n0, n1, n2} at the line's first node. A missing neighbour
+/// line is the zero ghost line, its bands 0 by the storage convention: the values of skipping
+/// its term.
+template <class T, class Finish>
 inline void neighbour_lines_rhs(int n, const std::array<const T*, 6>& bands, const T* b,
-                                const T* xs, const T* xn, T* t, Own own = {}) {
+                                const T* xs, const T* xn, Finish&& finish) {
   const T* __restrict s0 = bands[0];
   const T* __restrict s1 = bands[1];
   const T* __restrict s2 = bands[2];
@@ -68,19 +70,24 @@ inline void neighbour_lines_rhs(int n, const std::array<const T*, 6>& bands, con
   const T* __restrict bl = b;
   const T* __restrict ys = xs;
   const T* __restrict yn = xn;
-  T* __restrict out = t;
   const int l = n - 1;
-  const auto finish = [&](int e, T sum) {
-    if constexpr (std::is_same_v<Own, NoOwnTerm>)
-      out[e] = sum;
-    else
-      out[e] = sum - own(e);
-  };
-  finish(0, bl[0] - (s1[0] * ys[0] + s2[0] * ys[1]) - (n1[0] * yn[0] + n2[0] * yn[1]));
+  finish(0, bl[0] - (s1[0] * ys[0] + s2[0] * ys[1]) - (n1[0] * yn[0] + n2[0] * yn[1]),
+         AtNode<LinePosition::first>{});
   for (int e = 1; e < l; ++e)
-    finish(e, bl[e] - (s0[e] * ys[e - 1] + s1[e] * ys[e] + s2[e] * ys[e + 1]) -
-                  (n0[e] * yn[e - 1] + n1[e] * yn[e] + n2[e] * yn[e + 1]));
-  finish(l, bl[l] - (s0[l] * ys[l - 1] + s1[l] * ys[l]) - (n0[l] * yn[l - 1] + n1[l] * yn[l]));
+    finish(e,
+           bl[e] - (s0[e] * ys[e - 1] + s1[e] * ys[e] + s2[e] * ys[e + 1]) -
+               (n0[e] * yn[e - 1] + n1[e] * yn[e] + n2[e] * yn[e + 1]),
+           AtNode<LinePosition::interior>{});
+  finish(l, bl[l] - (s0[l] * ys[l - 1] + s1[l] * ys[l]) - (n0[l] * yn[l - 1] + n1[l] * yn[l]),
+         AtNode<LinePosition::last>{});
+}
+
+/// neighbour_lines_rhs into t: t[e] = s_e.
+template <class T>
+inline void neighbour_lines_rhs(int n, const std::array<const T*, 6>& bands, const T* b,
+                                const T* xs, const T* xn, T* t) {
+  T* __restrict out = t;
+  neighbour_lines_rhs(n, bands, b, xs, xn, [out](int e, T s, auto) { out[e] = s; });
 }
 
 }  // namespace quilt::accel::cpu
