@@ -4,7 +4,9 @@
 # (AVX2 / AVX-512, FMA) instead of the x86-64 baseline (SSE2). Measured on a 2-core EPYC VM,
 # 1 rank: the driven cavity at L = 7 7-10 % faster, Poisson at L = 9 6 %, with bitwise the same
 # results. Turn it off for binaries that must run on other CPUs than the build machine's (a
-# login node unlike the compute nodes).
+# login node unlike the compute nodes). The instructions it enables are also new code paths of the
+# compiler: GCC 12.2 with AVX-512 miscompiled the Navier-Stokes element pass (element_pass in
+# toolkit/flow/navier_stokes_operators.cpp), which the test suite caught on such a host only.
 #
 # -ffp-contract=off, always: every multiply and add is rounded as written, FMA hardware or not.
 # The bitwise equalities between kernel variants (constant-stencil and band kernels, one and two

@@ -177,10 +177,10 @@ std::array<double, 2> viscous_part(const ElementGradient& ge, const Q1Point& q, 
 /// det J grad phi is bilinear), and every block exactly on parallelograms.
 ///
 /// kPart is a template parameter, not a run-time test of the pointer: GCC 12.2 with AVX-512
-/// (-march=native on Zen 4, or -march=icelake-server) vectorised the run-time `if (part)`
-/// accumulation wrongly, and the convection part came out wrong while A was right
-/// (NavierStokesAssembly.OneElementPassGivesTheSeparateAssemblersLevelsBitwise; clang 14 and
-/// GCC without AVX-512 were right).
+/// (-march=native on an AVX-512 AMD EPYC, or -march=icelake-server) vectorised the accumulation
+/// under a run-time `if (part)` wrongly, and the convection part came out wrong while A was
+/// right (NavierStokesAssembly.OneElementPassGivesTheSeparateAssemblersLevelsBitwise; clang 14
+/// and GCC without AVX-512 were right).
 template <bool kPressure, bool kPart>
 void element_pass(const MacroGeometry& g, const MacroVelocity& w, double nu, bool convection,
                   const Stabilisation& stab, const NavierStokesBlocks& blocks, int m,
