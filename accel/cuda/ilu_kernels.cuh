@@ -41,7 +41,7 @@ __device__ __forceinline__ Front front_rows(int t, int n) {
 }
 
 /// y(i, j) of L y = v, row r of the batch: as the cpu substitution, v minus the coupling to the
-/// line below (line_coupling sums it as subtract_coupling does), then minus the west term.
+/// line below (line_coupling sums it as coupling_at does), then minus the west term.
 /// v and y may be the same array: row r's v is read before y(r) is written, and no other row
 /// reads it.
 template <class T>
@@ -73,7 +73,7 @@ struct DeviceRemainder {
 };
 
 /// v = b + R x at row g = (i, j) of a macro: the terms and their order of the cpu target's
-/// add_remainder (ilu_smoother.cpp), x taken as 0 where the offset leaves the macro.
+/// lower_line (ilu_smoother.cpp), x taken as 0 where the offset leaves the macro.
 template <class T>
 __global__ void __launch_bounds__(kBlock)
     ilu_remainder_kernel(DeviceRemainder<T> R, const T* __restrict__ b, const T* __restrict__ x,

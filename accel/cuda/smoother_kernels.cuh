@@ -17,8 +17,8 @@ namespace quilt::accel::cuda {
 
 /// w x[v-1] + c x[v] + e x[v+1] over the three bands first..first+2 of row r, for the node above
 /// or below it (v = r -+ n) in column i: the coupling of a row to a neighbouring grid line, summed
-/// as accel/cpu/smoothers/line_kernels.hpp's subtract_coupling sums it (the line's end nodes
-/// have two terms).
+/// as accel/cpu/smoothers/line_kernels.hpp's coupling_at sums it (the line's end nodes have
+/// two terms).
 template <class T>
 __device__ __forceinline__ T line_coupling(const DeviceBands<T>& A, int first, const T* x,
                                            std::size_t r, std::size_t v, int i, int n) {

@@ -72,29 +72,63 @@ void update(int n, T omega, const T* __restrict z, T* __restrict x) {
   for (int e = 0; e < n; ++e) x[e] += omega * (z[e] - x[e]);
 }
 
-/// v = b + R x on one x-line (b, x, v and R's arrays at the line's first node; xs and xn the
-/// lines below and above, the zero ghost line where there is none). Node e's terms in the order
-/// of kFill, x taken as 0 where the offset leaves the macro (R is 0 there): the cuda target's
-/// ilu_remainder_kernel sums the same way.
-template <class T>
-void add_remainder(int n, const std::array<const T*, 4>& R, const T* __restrict b,
-                   const T* __restrict xs, const T* __restrict x, const T* __restrict xn,
-                   T* __restrict v) {
+/// L's right-hand side of one x-line, v = (b + R x) - (L's coupling to the line below, `below`
+/// through bands 0, 1, 2), in one pass (b, x, v and the bands at the line's first node; xs and xn
+/// the lines below and above, the zero ghost line where there is none). kRemainder false: b
+/// alone (x = 0); kBelow false: the first line. R x's terms in the order of kFill, x taken as 0
+/// where the offset leaves the macro (R is 0 there): the cuda target's ilu_remainder_kernel sums
+/// the same way, and its forward row subtracts the same coupling. One pass instead of one for
+/// b + R x and one for the coupling: the streams of R, b, x and L advance together.
+template <bool kRemainder, bool kBelow, class T>
+void lower_line(int n, const std::array<const T*, 4>& R, const std::array<const T*, 3>& L,
+                const T* __restrict b, const T* __restrict xs, const T* __restrict x,
+                const T* __restrict xn, const T* __restrict below, T* __restrict v) {
   const T* __restrict r0 = R[0];
   const T* __restrict r1 = R[1];
   const T* __restrict r2 = R[2];
   const T* __restrict r3 = R[3];
+  const T* __restrict l0 = L[0];
+  const T* __restrict l1 = L[1];
+  const T* __restrict l2 = L[2];
   const auto guarded = [&](int e) {
-    const bool west = e >= 2, east = e + 2 < n;
-    const T w = west ? x[e - 2] : T(0), nw = west ? xn[e - 2] : T(0);
-    const T se = east ? xs[e + 2] : T(0), ea = east ? x[e + 2] : T(0);
-    v[e] = b[e] + ((r0[e] * w + r1[e] * nw) + (r2[e] * se + r3[e] * ea));
+    T s = b[e];
+    if constexpr (kRemainder) {
+      const bool west = e >= 2, east = e + 2 < n;
+      const T w = west ? x[e - 2] : T(0), nw = west ? xn[e - 2] : T(0);
+      const T se = east ? xs[e + 2] : T(0), ea = east ? x[e + 2] : T(0);
+      s = b[e] + ((r0[e] * w + r1[e] * nw) + (r2[e] * se + r3[e] * ea));
+    }
+    if constexpr (kBelow) s -= coupling_at(e, n, l0, l1, l2, below);
+    v[e] = s;
   };
   const int head = std::min(2, n), tail = std::max(head, n - 2);
   for (int e = 0; e < head; ++e) guarded(e);
-  for (int e = 2; e < tail; ++e)
-    v[e] = b[e] + ((r0[e] * x[e - 2] + r1[e] * xn[e - 2]) + (r2[e] * xs[e + 2] + r3[e] * x[e + 2]));
+  for (int e = 2; e < tail; ++e) {
+    T s = b[e];
+    if constexpr (kRemainder)
+      s = b[e] + ((r0[e] * x[e - 2] + r1[e] * xn[e - 2]) + (r2[e] * xs[e + 2] + r3[e] * x[e + 2]));
+    if constexpr (kBelow) s -= l0[e] * below[e - 1] + l1[e] * below[e] + l2[e] * below[e + 1];
+    v[e] = s;
+  }
   for (int e = tail; e < n; ++e) guarded(e);
+}
+
+/// U's right-hand side of one x-line, z = v - (U's coupling to the line above, `above` through
+/// bands 6, 7, 8), in one pass; kAbove false (the top line): z = v.
+template <bool kAbove, class T>
+void upper_line(int n, const std::array<const T*, 3>& U, const T* __restrict v,
+                const T* __restrict above, T* __restrict z) {
+  if constexpr (!kAbove) {
+    std::copy_n(v, n, z);
+  } else {
+    const T* __restrict u0 = U[0];
+    const T* __restrict u1 = U[1];
+    const T* __restrict u2 = U[2];
+    z[0] = v[0] - coupling_at(0, n, u0, u1, u2, above);
+    for (int e = 1; e < n - 1; ++e)
+      z[e] = v[e] - (u0[e] * above[e - 1] + u1[e] * above[e] + u2[e] * above[e + 1]);
+    z[n - 1] = v[n - 1] - coupling_at(n - 1, n, u0, u1, u2, above);
+  }
 }
 
 }  // namespace
@@ -169,19 +203,24 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
       const std::size_t row0 = base[q] + line;
       v[q] = lanes[q].work + row0;
       west[q] = f[3].data() + row0;
+      const T* x = lanes[q].x + row0;
+      const std::array<const T*, 4> R{remainder_[0].data() + row0, remainder_[1].data() + row0,
+                                      remainder_[2].data() + row0, remainder_[3].data() + row0};
+      const std::array<const T*, 3> L{f[0].data() + row0, f[1].data() + row0, f[2].data() + row0};
+      const T* xs = j > 0 ? x - n : ghost_.data();
+      const T* xn = j < n - 1 ? x + n : ghost_.data();
+      const T* b = lanes[q].b + row0;
+      const T* none = nullptr;
       if (from_zero) {
-        std::copy_n(lanes[q].b + row0, n, v[q]);
+        if (j > 0)
+          lower_line<false, true>(n, R, L, b, xs, x, xn, v[q] - n, v[q]);
+        else
+          lower_line<false, false>(n, R, L, b, xs, x, xn, none, v[q]);
+      } else if (j > 0) {
+        lower_line<true, true>(n, R, L, b, xs, x, xn, v[q] - n, v[q]);
       } else {
-        const T* x = lanes[q].x + row0;
-        add_remainder(n,
-                      {remainder_[0].data() + row0, remainder_[1].data() + row0,
-                       remainder_[2].data() + row0, remainder_[3].data() + row0},
-                      lanes[q].b + row0, j > 0 ? x - n : ghost_.data(), x,
-                      j < n - 1 ? x + n : ghost_.data(), v[q]);
+        lower_line<true, false>(n, R, L, b, xs, x, xn, none, v[q]);
       }
-      if (j > 0)
-        subtract_coupling(n, f[0].data() + row0, f[1].data() + row0, f[2].data() + row0, v[q] - n,
-                          v[q]);
       last[q] = v[q][0];
     }
     for (int i = 1; i < n; ++i)
@@ -203,10 +242,11 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
       x[q] = lanes[q].x + row0;
       east[q] = f[5].data() + row0;
       inv_pivot[q] = f[4].data() + row0;
-      std::copy_n(lanes[q].work + row0, n, z[q]);
+      const std::array<const T*, 3> U{f[6].data() + row0, f[7].data() + row0, f[8].data() + row0};
       if (j < n - 1)
-        subtract_coupling(n, f[6].data() + row0, f[7].data() + row0, f[8].data() + row0, above,
-                          z[q]);
+        upper_line<true>(n, U, lanes[q].work + row0, above, z[q]);
+      else
+        upper_line<false>(n, U, lanes[q].work + row0, above, z[q]);
       z[q][n - 1] = last[q] = z[q][n - 1] * inv_pivot[q][n - 1];
     }
     for (int i = n - 2; i >= 0; --i)

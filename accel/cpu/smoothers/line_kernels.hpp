@@ -12,15 +12,14 @@
 
 namespace quilt::accel::cpu {
 
-/// t[e] -= w[e] v[e-1] + c[e] v[e] + east[e] v[e+1] for e = 0..n-1, skipping v[-1] and v[n]:
-/// the coupling of a line to a neighbouring line v through three bands. Band and vector pointers
-/// are at the lines' first nodes.
+/// w[e] v[e-1] + c[e] v[e] + east[e] v[e+1], skipping v[-1] and v[n]: the coupling of node e of
+/// a line to a neighbouring line v through three bands (pointers at the lines' first nodes). The
+/// sweeps write this sum out in their vectorised loops for the inner nodes, in this order.
 template <class T>
-inline void subtract_coupling(int n, const T* __restrict w, const T* __restrict c,
-                              const T* __restrict east, const T* __restrict v, T* __restrict t) {
-  t[0] -= c[0] * v[0] + east[0] * v[1];
-  for (int e = 1; e < n - 1; ++e) t[e] -= w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
-  t[n - 1] -= w[n - 1] * v[n - 2] + c[n - 1] * v[n - 1];
+inline T coupling_at(int e, int n, const T* w, const T* c, const T* east, const T* v) {
+  if (e == 0) return c[0] * v[0] + east[0] * v[1];
+  if (e == n - 1) return w[e] * v[e - 1] + c[e] * v[e];
+  return w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
 }
 
 /// Lanes that the smoothers relax side by side at most: K lines (or vectors) of different macros,
