@@ -89,8 +89,10 @@ class IluSmoother final : public Smoother<T> {
   Remainder remainder_;
   StaggeredVector<T> work_;   ///< L^{-1} (b + R x)
   StaggeredVector<T> work1_;  ///< the same for the second vector of smooth_pair
-  std::vector<T> line_;       ///< per lane two lines of U^{-1} v: the current one and the one above
-  std::vector<T> ghost_;      ///< zeros: the missing neighbour line of the first and the last line
+  /// Per lane two lines of U^{-1} v, the current one and the one above, for omega != 1 (with
+  /// omega = 1 the back substitution writes into x).
+  std::vector<T> line_;
+  std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;
