@@ -1,0 +1,48 @@
+#pragma once
+// Software prefetch for the sweeps that stream many arrays side by side (the band kernels read 10
+// to 12). With that many streams the hardware prefetchers fall behind: on an AMD EPYC (Zen 4,
+// 40 GB/s triad) the band SpMV and Jacobi sweeps at n = 1025 ran at 63-76 % of the triad
+// bandwidth; prefetching every stream's next 256 bytes before each 256-byte block took them to
+// 84-91 % (docs/benchmarks.md, session of 2026-11-28 05:10 UTC). Longer blocks or distances
+// gained less (512-byte blocks 73-78 %), as did an output stream prefetched for writing. Where the
+// arrays come from the caches the blocks cost more than they save (0.83-0.98 times the speed at
+// n = 65), so a sweep prefetches only from kPrefetchFromBytes streamed on.
+
+#include <cstddef>
+
+namespace quilt::accel::cpu {
+
+/// Bytes of each stream per block: 4 cache lines.
+inline constexpr std::ptrdiff_t kPrefetchBlockBytes = 256;
+
+/// Bytes a sweep streams (over all its arrays) from which it prefetches: beyond the last-level
+/// cache share of one core on the hosts measured (16 macros at n = 129 in double stream 26 MB).
+inline constexpr std::size_t kPrefetchFromBytes = std::size_t(16) << 20;
+
+/// Elements of T per prefetch block.
+template <class T>
+inline constexpr std::ptrdiff_t kPrefetchBlock = kPrefetchBlockBytes / std::ptrdiff_t(sizeof(T));
+
+/// Prefetches elements [i, i + kPrefetchBlock<T>) of every stream (for reading, into all cache
+/// levels). Addresses past an array's end are harmless: a prefetch never faults.
+template <class T, class... Stream>
+inline void prefetch_block(std::ptrdiff_t i, const Stream*... streams) {
+  constexpr std::ptrdiff_t kLine = 64 / std::ptrdiff_t(sizeof(T));
+  for (std::ptrdiff_t k = i; k < i + kPrefetchBlock<T>; k += kLine)
+    (__builtin_prefetch(streams + k), ...);
+}
+
+/// block(first, count) over [0, rows) in blocks of kPrefetchBlock<T> rows (the last one shorter),
+/// each called after prefetching the next block of every stream (pointers at row 0).
+template <class T, class Block, class... Stream>
+inline void in_prefetched_blocks(std::ptrdiff_t rows, Block&& block, const Stream*... streams) {
+  constexpr std::ptrdiff_t kBlock = kPrefetchBlock<T>;
+  std::ptrdiff_t first = 0;
+  for (; first + kBlock <= rows; first += kBlock) {
+    prefetch_block<T>(first + kBlock, streams...);
+    block(first, kBlock);
+  }
+  if (first < rows) block(first, rows - first);
+}
+
+}  // namespace quilt::accel::cpu
