@@ -10,6 +10,7 @@
 
 #include "accel/banded_matrix.hpp"
 #include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/prefetch.hpp"
 #include "q1_test_matrices.hpp"
 
 namespace quilt::accel {
@@ -137,6 +138,36 @@ TYPED_TEST(BandKernels, SpmvAddIsTheSumWithSpmvBitwise) {
       const T expect = y0[r] + t[r];
       ASSERT_EQ(std::memcmp(&y[r], &expect, sizeof(T)), 0) << "n=" << n << " r=" << r;
     }
+  }
+}
+
+// A batch that streams from memory runs its interior rows in prefetched blocks (prefetch.hpp):
+// every block's rows, the last short one included, must be the same sums in the same order as
+// one loop over the run, bitwise; the row expression below is that loop's.
+TYPED_TEST(BandKernels, PrefetchedSweepsGiveTheRowSumsBitwise) {
+  using T = TypeParam;
+  int n = 3;  // the first 2^k + 1 at which one macro's 12 arrays reach the prefetch threshold
+  while (std::size_t(n) * n * (kBands + 3) * sizeof(T) < cpu::kPrefetchFromBytes) n = 2 * n - 1;
+  const auto A = testing::random_bands<T>(1, n, 23);
+  const auto x = random_vector<T>(A.rows(), 29);
+  const auto b = random_vector<T>(A.rows(), 31);
+  const T omega = T(0.7);
+  std::vector<T> y(A.rows()), d(A.rows()), x_new(A.rows());
+  cpu::spmv(A, x.data(), y.data());
+  cpu::defect(A, b.data(), x.data(), d.data());
+  cpu::jacobi_sweep(A, omega, b.data(), x.data(), x_new.data());
+  const std::ptrdiff_t nn = std::ptrdiff_t(n) * n;
+  for (std::ptrdiff_t r = n + 1; r < nn - n - 1; ++r) {
+    T s = T(0);
+    for (int k = 0; k < kBands; ++k) {
+      const T product = A.band[k][r] * x[r + band_offset(k, n)];
+      s = k == 0 ? product : s + product;
+    }
+    ASSERT_EQ(std::memcmp(&y[r], &s, sizeof(T)), 0) << "spmv, n " << n << ", r " << r;
+    const T defect = b[r] - s;
+    ASSERT_EQ(std::memcmp(&d[r], &defect, sizeof(T)), 0) << "defect, n " << n << ", r " << r;
+    const T jacobi = x[r] + omega * (T(1) / A.band[kCentre][r]) * (b[r] - s);
+    ASSERT_EQ(std::memcmp(&x_new[r], &jacobi, sizeof(T)), 0) << "Jacobi, n " << n << ", r " << r;
   }
 }
 
