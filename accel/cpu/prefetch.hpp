@@ -1,12 +1,13 @@
 #pragma once
 // Software prefetch for the sweeps that stream many arrays side by side (the band kernels read 10
 // to 12). With that many streams the hardware prefetchers fall behind: on an AMD EPYC (Zen 4,
-// 40 GB/s triad) the band SpMV and Jacobi sweeps at n = 1025 ran at 63-76 % of the triad
+// 40 GB/s triad) the band SpMV, defect and Jacobi sweeps at n = 1025 ran at 62-74 % of the triad
 // bandwidth; prefetching every stream's next 256 bytes before each 256-byte block took them to
-// 84-91 % (docs/benchmarks.md, session of 2026-11-28 05:10 UTC). Longer blocks or distances
-// gained less (512-byte blocks 73-78 %), as did an output stream prefetched for writing. Where the
-// arrays come from the caches the blocks cost more than they save (0.83-0.98 times the speed at
-// n = 65), so a sweep prefetches only from kPrefetchFromBytes streamed on.
+// 75-94 % (quilt-bench-local --kernels; docs/benchmarks.md, session of 2026-11-28 05:10 UTC).
+// Longer blocks gained less (512-byte blocks 73-78 %), and prefetching the output for writing
+// nothing. Where the arrays come from the caches the blocks cost more than they save (the Jacobi
+// sweep at n = 65 ran 0.8-0.9 times as fast), so a sweep prefetches only from kPrefetchFromBytes
+// streamed on.
 
 #include <cstddef>
 
