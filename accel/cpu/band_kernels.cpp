@@ -92,12 +92,6 @@ void interior(std::ptrdiff_t count, std::ptrdiff_t n, const BandRows<T>& a, cons
                             b);
 }
 
-/// Whether a sweep over A prefetches: its 12 arrays (9 bands, x, b, out) reach kPrefetchFromBytes.
-template <class T>
-bool streams_from_memory(const BandedMatrix<T>& A) {
-  return A.rows() * (kBands + 3) * sizeof(T) >= kPrefetchFromBytes;
-}
-
 /// Rows near the first or last grid line of a macro: columns outside [0, n*n) are skipped.
 /// entry(k, r) is A(r, r + offset of band k) of the macro at `base`.
 template <Sweep S, class T, class Entry>

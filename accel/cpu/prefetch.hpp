@@ -9,7 +9,10 @@
 // sweep at n = 65 ran 0.8-0.9 times as fast), so a sweep prefetches only from kPrefetchFromBytes
 // streamed on.
 
+#include <array>
 #include <cstddef>
+
+#include "accel/banded_matrix.hpp"
 
 namespace quilt::accel::cpu {
 
@@ -19,6 +22,17 @@ inline constexpr std::ptrdiff_t kPrefetchBlockBytes = 256;
 /// Bytes a sweep streams (over all its arrays) from which it prefetches: beyond the last-level
 /// cache share of one core on the hosts measured (16 macros at n = 129 in double stream 26 MB).
 inline constexpr std::size_t kPrefetchFromBytes = std::size_t(16) << 20;
+
+/// How far ahead the line sweeps (Gauss-Seidel, TRIGS), which walk a grid line a register of
+/// nodes at a time, prefetch each stream: 8 cache lines. At n = 1025 (16 macros) 128 and 256
+/// bytes were as fast in float and slower in double, 1024 no faster.
+inline constexpr int kPrefetchAheadBytes = 512;
+
+/// Whether a sweep over A prefetches: its 12 arrays (9 bands, x, b, out) reach kPrefetchFromBytes.
+template <class T>
+bool streams_from_memory(const BandedMatrix<T>& A) {
+  return A.rows() * (kBands + 3) * sizeof(T) >= kPrefetchFromBytes;
+}
 
 /// Elements of T per prefetch block.
 template <class T>
@@ -31,6 +45,14 @@ inline void prefetch_block(std::ptrdiff_t i, const Stream*... streams) {
   constexpr std::ptrdiff_t kLine = 64 / std::ptrdiff_t(sizeof(T));
   for (std::ptrdiff_t k = i; k < i + kPrefetchBlock<T>; k += kLine)
     (__builtin_prefetch(streams + k), ...);
+}
+
+/// Prefetches the cache line of element i of every stream (for reading, into all cache levels).
+/// The streams come as an array: GCC 12 dropped every prefetch of a variadic call with more than 4
+/// streams made from inside a lambda.
+template <class T, std::size_t N>
+inline void prefetch_each(std::ptrdiff_t i, const std::array<const T*, N>& streams) {
+  for (const T* s : streams) __builtin_prefetch(s + i);
 }
 
 /// block(first, count) over [0, rows) in blocks of kPrefetchBlock<T> rows (the last one shorter),

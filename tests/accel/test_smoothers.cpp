@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "accel/cpu/prefetch.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
 #include "smoother_test_support.hpp"
@@ -19,10 +20,50 @@ namespace {
 
 TEST_P(SmootherSweep, MatchesTheDenseReferenceOfItsFormula) {
   // 19: several strips of y-lines (16 floats, 8 doubles wide) in the line smoothers, the last a
-  // short one, and register blocks with a rim in their transposes.
-  for (int n : {5, 6, 19}) {
+  // short one, and register blocks with a rim in their transposes. 35: lines of several register
+  // blocks of the recurrences (linear_recurrence.hpp: up to 16 floats, 8 doubles) and a rest.
+  for (int n : {5, 6, 19, 35}) {
     expect_matches_reference<double>(GetParam(), n);
     expect_matches_reference<float>(GetParam(), n);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The Gauss-Seidel and line sweeps prefetch their streams where a sweep's arrays reach the
+// prefetch threshold (accel/cpu/prefetch.hpp): a batch above it must sweep every macro bitwise as
+// the macro alone, below it, does.
+
+template <class T>
+void expect_prefetched_sweeps_as_not(const SmootherParams& p) {
+  const int n = 257;
+  const int macros =
+      1 + int(cpu::kPrefetchFromBytes / (std::size_t(n) * n * (kBands + 3) * sizeof(T)));
+  const BandedMatrix<T> A = random_matrix<T>(macros, n, 700);
+  BandedMatrix<T> one(1, n);
+  ASSERT_TRUE(cpu::streams_from_memory(A));
+  ASSERT_FALSE(cpu::streams_from_memory(one));
+  const std::size_t nn = A.rows_per_macro();
+  const std::vector<T> b = random_vector<T>(A.rows(), 13);
+  const std::vector<T> x0 = random_vector<T>(A.rows(), 14);
+  for (SweepDirection direction : kDirections) {
+    std::vector<T> x = x0;
+    cpu::make_smoother(A, p)->smooth(A, b.data(), x.data(), 1, direction, false);
+    const int m = macros - 1;  // the last macro: the prefetches run past the arrays' ends there
+    for (int k = 0; k < kBands; ++k)
+      std::copy(A.band[k].begin() + m * nn, A.band[k].begin() + (m + 1) * nn, one.band[k].begin());
+    std::vector<T> xm(x0.begin() + m * nn, x0.end());
+    cpu::make_smoother(one, p)->smooth(one, b.data() + m * nn, xm.data(), 1, direction, false);
+    for (std::size_t r = 0; r < nn; ++r)
+      ASSERT_EQ(x[m * nn + r], xm[r]) << describe(p) << ", row " << r;
+  }
+}
+
+TEST(SmootherBatch, PrefetchingSweepsAsWithout) {
+  for (SmootherType type : {SmootherType::gs, SmootherType::ssor, SmootherType::trigs_x,
+                            SmootherType::trigs_y, SmootherType::aditrigs}) {
+    const SmootherParams p{type, SweepOrder::lexicographic, type == SmootherType::gs ? 1.0 : 0.8};
+    expect_prefetched_sweeps_as_not<float>(p);
+    expect_prefetched_sweeps_as_not<double>(p);
   }
 }
 

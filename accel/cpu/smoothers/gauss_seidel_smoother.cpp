@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "accel/cpu/prefetch.hpp"
 #include "accel/cpu/smoothers/diagonal_check.hpp"
+#include "accel/cpu/smoothers/line_blocks.hpp"
 #include "accel/cpu/smoothers/line_kernels.hpp"
 
 namespace quilt::accel::cpu {
@@ -14,7 +16,7 @@ GaussSeidelSmoother<T>::GaussSeidelSmoother(const BandedMatrix<T>& A, double dam
       omega_(static_cast<T>(damping)),
       order_(order),
       symmetric_(symmetric),
-      line_(2 * static_cast<std::size_t>(kLanes) * A.n),
+      line_(A.n),
       ghost_(A.n, T(0)) {
   refresh(A, {});
 }
@@ -27,82 +29,75 @@ void GaussSeidelSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZone
 }
 
 template <class T>
-void GaussSeidelSmoother<T>::line_terms(const BandedMatrix<T>& A, std::size_t row0, int j,
-                                        bool reverse, const T* b, const T* x, T* __restrict u,
-                                        T* __restrict v) const {
-  // Node by node, x_i <- x_i + s_i (t_i - a_i x_{i-1} - e_i x_{i+1}) with s_i = omega / c_i and
+template <bool Forward, bool Prefetch>
+void GaussSeidelSmoother<T>::relax_line(const BandedMatrix<T>& A, std::size_t row0, int j,
+                                        const T* b, T* x) const {
+  // Node by node, x_i <- x_i + s_i (t_i - w_i x_{i-1} - e_i x_{i+1}) with s_i = omega / c_i and
   // t = b minus the neighbouring lines and the diagonal term. Forward, x_{i+1} is still the old
   // value and only the west term waits for the recurrence: x_i <- u_i - v_i x_{i-1} with
-  // u_i = x_i + s_i (t_i - e_i x_{i+1}), v_i = s_i a_i (backward mirrored). Everything but one
-  // multiply and one subtraction per node is then vectorised here, off the recurrence's chain
-  // (float in cache: the chain's six loads and five operations per node held the sweep at a
-  // quarter of what the memory streams allow).
-  const int n = A.n;
-  const auto band = [&](int k) { return A.band[k].data() + row0; };
-  const T* __restrict w = band(kCentre - 1);
-  const T* __restrict c = band(kCentre);
-  const T* __restrict e = band(kCentre + 1);
-  const T* __restrict xl = x;
-  // One pass over the line, the terms of the recurrence computed as its right-hand side comes:
-  // a pass per term ran 1.07-1.1 times slower at n = 1025.
-  const T omega = omega_;
-  const T* south = j > 0 ? x - n : ghost_.data();
-  const T* north = j < n - 1 ? x + n : ghost_.data();
-  const std::array<const T*, 6> lines{band(0), band(1), band(2), band(6), band(7), band(8)};
-  if (!reverse) {
-    neighbour_lines_rhs(n, lines, b + row0, south, north, [&](int i, T sum, auto at) {
-      const T s = omega * (T(1) / c[i]);
-      T t = sum - c[i] * xl[i];
-      if constexpr (decltype(at)::value != LinePosition::last) t = t - e[i] * xl[i + 1];
-      u[i] = xl[i] + s * t;
-      v[i] = s * w[i];
-    });
-    return;
-  }
-  neighbour_lines_rhs(n, lines, b + row0, south, north, [&](int i, T sum, auto at) {
-    const T s = omega * (T(1) / c[i]);
-    T t = sum - c[i] * xl[i];
-    if constexpr (decltype(at)::value != LinePosition::first) t = t - w[i] * xl[i - 1];
-    u[i] = xl[i] + s * t;
-    v[i] = s * e[i];
-  });
-}
-
-template <class T>
-template <int K>
-void GaussSeidelSmoother<T>::relax_lines(const BandedMatrix<T>& A, int m0, int j, bool reverse,
-                                         const T* b, T* x) {
-  // The recurrence x_i <- u_i - v_i x_{i-1} (line_terms) of the K lines (of K macros, so
-  // independent) side by side, the last value in a register: read back from x, the chain held
-  // the sweep at a third of the triad bandwidth in float (n = 1025).
+  // u_i = x_i + s_i (t_i - e_i x_{i+1}), v_i = s_i w_i (backward mirrored). The terms come from
+  // one vectorised pass over the line's streams, the recurrence is solved in the same pass a
+  // register at a time (linear_recurrence.hpp), and the 11 streams that come from memory (the
+  // bands, b and the old neighbour line) are prefetched kPrefetchAheadBytes ahead.
+  using Simd = SimdBlock<T>;
+  using V = typename Simd::V;
+  constexpr int W = Simd::kWidth;
+  constexpr int ahead =
+      (Forward ? 1 : -1) * (kPrefetchAheadBytes / int(sizeof(T))) - (Forward ? 0 : W);
   const int n = A.n, l = n - 1;
-  T* u[K];
-  T* v[K];
-  T* xl[K];
-  for (int q = 0; q < K; ++q) {
-    const std::size_t base = static_cast<std::size_t>(m0 + q) * A.rows_per_macro();
-    const std::size_t row0 = base + static_cast<std::size_t>(j) * n;
-    u[q] = line_.data() + static_cast<std::size_t>(2 * q) * n;
-    v[q] = u[q] + n;
-    xl[q] = x + row0;
-    line_terms(A, row0, j, reverse, b, xl[q], u[q], v[q]);
+  const auto band = [&](int k) { return A.band[k].data() + row0; };
+  const std::array<const T*, 6> lines{band(0), band(1), band(2), band(6), band(7), band(8)};
+  const T* __restrict wb = band(kCentre - 1);
+  const T* __restrict cb = band(kCentre);
+  const T* __restrict eb = band(kCentre + 1);
+  const T* __restrict bl = b + row0;
+  const T* __restrict ys = j > 0 ? x - n : ghost_.data();
+  const T* __restrict yn = j < l ? x + n : ghost_.data();
+  T* __restrict xl = x;
+  const T omega = omega_;
+  // Node i with its neighbour on the line already relaxed (0 where there is none: its band is 0).
+  const auto relax_node = [&](int i, T relaxed) {
+    const T s = omega * (T(1) / cb[i]);
+    T t = neighbour_lines_at(i, n, lines, bl, ys, yn) - cb[i] * xl[i];
+    if (Forward && i < l) t = t - eb[i] * xl[i + 1];
+    if (!Forward && i > 0) t = t - wb[i] * xl[i - 1];
+    const T u = xl[i] + s * t, v = s * (Forward ? wb[i] : eb[i]);
+    return xl[i] = u - v * relaxed;
+  };
+  // The W inner nodes i .. i + W - 1, as relax_node does them: x = a + m x_relaxed.
+  const auto relax_block = [&](int i, V relaxed) {
+    const auto at = [i](const T* p, int offset) { return Simd::load(p + i + offset); };
+    const V c = at(cb, 0), xi = at(xl, 0);
+    const V s = omega * (T(1) / c);
+    V t = neighbour_lines_block(i, lines, bl, ys, yn) - c * xi;
+    t = Forward ? t - at(eb, 0) * at(xl, 1) : t - at(wb, 0) * at(xl, -1);
+    V a = xi + s * t, m = -(s * (Forward ? at(wb, 0) : at(eb, 0)));
+    Simd::template compose<Forward>(a, m);
+    const V xn = a + m * relaxed;
+    Simd::store(xl + i, xn);
+    return Simd::template carry_out<Forward>(xn);
+  };
+  // The streams from memory: the bands, b and the neighbour line not yet relaxed.
+  const std::array<const T*, 11> streams{lines[0], lines[1], lines[2],         wb,
+                                         cb,       eb,       lines[3],         lines[4],
+                                         lines[5], bl,       Forward ? yn : ys};
+  if constexpr (Forward) {
+    V relaxed = Simd::splat(relax_node(0, T(0)));
+    int i = 1;
+    for (; i + W <= l; i += W) {
+      if constexpr (Prefetch) prefetch_each(i + ahead, streams);
+      relaxed = relax_block(i, relaxed);
+    }
+    for (T last = relaxed[0]; i < n; ++i) last = relax_node(i, last);
+  } else {
+    V relaxed = Simd::splat(relax_node(l, T(0)));
+    int i = l;  // nodes i .. l are relaxed
+    for (; i - W >= 1; i -= W) {
+      if constexpr (Prefetch) prefetch_each(i + ahead, streams);
+      relaxed = relax_block(i - W, relaxed);
+    }
+    for (T last = relaxed[0]; --i >= 0;) last = relax_node(i, last);
   }
-  T last[K];
-  if (!reverse) {
-    for (int q = 0; q < K; ++q) xl[q][0] = last[q] = u[q][0];
-    for (int i = 1; i < n; ++i)
-      for (int q = 0; q < K; ++q) xl[q][i] = last[q] = u[q][i] - v[q][i] * last[q];
-    return;
-  }
-  for (int q = 0; q < K; ++q) xl[q][l] = last[q] = u[q][l];
-  for (int i = l - 1; i >= 0; --i)
-    for (int q = 0; q < K; ++q) xl[q][i] = last[q] = u[q][i] - v[q][i] * last[q];
-}
-
-template <class T>
-void GaussSeidelSmoother<T>::relax_group(const BandedMatrix<T>& A, int m0, int count, int j,
-                                         bool reverse, const T* b, T* x) {
-  with_lane_count(count, [&](auto k) { relax_lines<decltype(k)::value>(A, m0, j, reverse, b, x); });
 }
 
 template <class T>
@@ -133,10 +128,21 @@ void GaussSeidelSmoother<T>::sweep(const BandedMatrix<T>& A, const T* b, T* x,
   const int n = A.n;
   const bool reverse = direction == SweepDirection::backward;
   if (order_ == SweepOrder::lexicographic) {
-    for (int m0 = 0; m0 < A.macros; m0 += kLanes) {
-      const int count = std::min(kLanes, A.macros - m0);
-      for (int l = 0; l < n; ++l) relax_group(A, m0, count, reverse ? n - 1 - l : l, reverse, b, x);
-    }
+    const bool prefetch = streams_from_memory(A);
+    const auto relax = [&]<bool Forward, bool Prefetch>() {
+      for (int m = 0; m < A.macros; ++m)
+        for (int k = 0; k < n; ++k) {
+          const int j = Forward ? k : n - 1 - k;
+          const std::size_t row0 =
+              static_cast<std::size_t>(m) * A.rows_per_macro() + static_cast<std::size_t>(j) * n;
+          relax_line<Forward, Prefetch>(A, row0, j, b, x + row0);
+        }
+    };
+    if (reverse)
+      prefetch ? relax.template operator()<false, true>()
+               : relax.template operator()<false, false>();
+    else
+      prefetch ? relax.template operator()<true, true>() : relax.template operator()<true, false>();
     return;
   }
   for (int m = 0; m < A.macros; ++m) {

@@ -23,29 +23,18 @@ class GaussSeidelSmoother final : public Smoother<T> {
  private:
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
   void sweep(const BandedMatrix<T>& A, const T* b, T* x, SweepDirection direction);
-  /// Relaxes x-line j of the K macros m0 .. m0 + K - 1 in order (reversed if `reverse`), side by
-  /// side.
-  template <int K>
-  void relax_lines(const BandedMatrix<T>& A, int m0, int j, bool reverse, const T* b, T* x);
-  /// Of x-line j (first row row0; x at the line): the recurrence's terms u and v, such that
-  /// relaxing the line in order is x_i <- u_i - v_i x_{i-1} (backward x_{i+1}).
-  void line_terms(const BandedMatrix<T>& A, std::size_t row0, int j, bool reverse, const T* b,
-                  const T* x, T* u, T* v) const;
-  /// relax_lines<count>, count = 1 .. kLanes.
-  void relax_group(const BandedMatrix<T>& A, int m0, int count, int j, bool reverse, const T* b,
-                   T* x);
+  /// Relaxes x-line j (first row row0; x at the line) in order, reversed unless Forward.
+  template <bool Forward, bool Prefetch>
+  void relax_line(const BandedMatrix<T>& A, std::size_t row0, int j, const T* b, T* x) const;
   /// Updates the nodes first, first + 2, ... of x-line j of macro slot `base` (a colour of the
   /// line: none of them coupled to another).
   void update_colour(const BandedMatrix<T>& A, std::size_t base, int j, int first, const T* b,
                      T* x);
 
-  /// Macros whose lines are relaxed side by side.
-  static constexpr int kLanes = kMaxLanes;
-
   T omega_;
   SweepOrder order_;
   bool symmetric_;
-  /// Per lane two lines: the recurrence's terms u and v (line_terms).
+  /// The colour sweep's right-hand side of one line.
   std::vector<T> line_;
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
 };

@@ -22,8 +22,9 @@ inline T coupling_at(int e, int n, const T* w, const T* c, const T* east, const 
   return w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
 }
 
-/// Lanes that the smoothers relax side by side at most: K lines (or vectors) of different macros,
-/// whose recurrences are independent, so that their chains overlap.
+/// Lanes that the ILU(0) smoother relaxes side by side at most: K lines (or vectors) of different
+/// macros, whose recurrences are independent, so that their chains overlap. (The Gauss-Seidel and
+/// line smoothers solve theirs a register at a time instead: linear_recurrence.hpp.)
 inline constexpr int kMaxLanes = 4;
 
 /// f(std::integral_constant<int, K>{}) with K = count (1 .. kMaxLanes): a sweep compiled per
@@ -87,6 +88,14 @@ inline void neighbour_lines_rhs(int n, const std::array<const T*, 6>& bands, con
                                 const T* xs, const T* xn, T* t) {
   T* __restrict out = t;
   neighbour_lines_rhs(n, bands, b, xs, xn, [out](int e, T s, auto) { out[e] = s; });
+}
+
+/// neighbour_lines_rhs's s_e of one node e.
+template <class T>
+inline T neighbour_lines_at(int e, int n, const std::array<const T*, 6>& bands, const T* b,
+                            const T* xs, const T* xn) {
+  return b[e] - coupling_at(e, n, bands[0], bands[1], bands[2], xs) -
+         coupling_at(e, n, bands[3], bands[4], bands[5], xn);
 }
 
 }  // namespace quilt::accel::cpu

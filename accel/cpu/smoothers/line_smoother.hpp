@@ -61,8 +61,8 @@ class LineSmoother final : public Smoother<T> {
   /// and where the sweep reads them: the couplings to the neighbouring lines (bands 0, 1, 2 and
   /// 6, 7, 8) and the lower entries l_p (band 3) of `coupling`, and per row p the reciprocal
   /// pivot 1/u_p and the eliminated upper entry c_p/u_p. The forward elimination is
-  /// y_p = t_p/u_p - (l_p/u_p) y_{p-1}, the back substitution x_p = y_p - (c_p/u_p) x_{p+1}: one
-  /// multiply-add each on the critical path (l_p/u_p is formed off it).
+  /// y_p = t_p/u_p - (l_p/u_p) y_{p-1}, the back substitution x_p = y_p - (c_p/u_p) x_{p+1}: two
+  /// first-order linear recurrences, which relax_line solves a register at a time.
   struct LineSystem {
     const BandedMatrix<T>* coupling = nullptr;
     const T* inv_pivot = nullptr;
@@ -77,7 +77,7 @@ class LineSmoother final : public Smoother<T> {
   void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
   /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
   void sweep_y(const T* b, T* x, bool reverse);
-  /// The macros m0 .. m0 + count - 1, whose y-lines are relaxed side by side.
+  /// The macros m0 .. m0 + count - 1, whose strips of y-lines are moved and relaxed together.
   struct StripGroup {
     int m0, count;
   };
@@ -99,7 +99,7 @@ class LineSmoother final : public Smoother<T> {
   /// y-line `line` in it.
   T* b_panel(int panel, int q);
   const T* b_line(int q, int line);
-  /// One line as relax_lines reads it: the offset of its bands and factors in the line system
+  /// One line as relax_line reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
   /// the values of its two neighbouring lines (the zero ghost line where there is none).
@@ -110,19 +110,17 @@ class LineSmoother final : public Smoother<T> {
     T* x;
     const T* north;
   };
-  /// t = the right-hand side of one line: b minus the coupling to the neighbouring lines.
-  void line_rhs(const LineSystem& s, const Line& line, T* t) const;
-  /// Relaxes K lines of K different macros with the bands and factors of s, side by side.
-  template <int K>
-  void relax_lines(const LineSystem& s, const Line* lines);
-  /// relax_lines<count>, count = 1 .. kGroup.
-  void relax_group(const LineSystem& s, const Line* lines, int count);
+  /// Relaxes one line: its right-hand side, the Thomas solve, x relaxed towards the solution.
+  /// Prefetch: prefetches the streams of the bands and factors (for lines from memory).
+  template <bool Prefetch>
+  void relax_line(const LineSystem& s, const Line& line);
+  void relax_line(const LineSystem& s, const Line& line, bool prefetch);
   /// The line whose bands and factors line `line` of macro m reads (Line::from).
   int source_line(int m, int line, int n) const;
 
   /// y-lines per strip: one cache line of T in each grid row.
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
-  /// Macros whose lines are relaxed side by side.
+  /// Macros whose strips of y-lines are moved and relaxed together.
   static constexpr int kGroup = kMaxLanes;
   /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
   /// per row and panel instead of per row and strip); wider panels gained little more.
@@ -140,7 +138,7 @@ class LineSmoother final : public Smoother<T> {
   /// have the same rows and factors: the sweep reads those of the zone's first line, which stay
   /// in cache, and streams only b and x (FEAST's constant-stencil TRIGS).
   StencilZones<T> zones_;
-  std::vector<T> line_;   ///< per line of a group: its right-hand side, then forward-eliminated
+  std::vector<T> line_;   ///< of one line: its right-hand side, forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
   /// Two sets of one strip of y-lines per macro of a group, as contiguous lines: x of the strip's
   /// lines with the neighbouring line on either side (kStrip + 2 lines); and two panels of b per
