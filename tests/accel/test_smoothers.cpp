@@ -20,8 +20,8 @@ namespace {
 
 TEST_P(SmootherSweep, MatchesTheDenseReferenceOfItsFormula) {
   // 19: several strips of y-lines (16 floats, 8 doubles wide) in the line smoothers, the last a
-  // short one, and register blocks with a rim in their transposes. 35: lines of several register
-  // blocks of the recurrences (linear_recurrence.hpp: up to 16 floats, 8 doubles) and a rest.
+  // short one, and register blocks with a rim in their transposes. 35: lines of several blocks
+  // of the recurrences (linear_recurrence.hpp: 8 nodes) and a rest.
   for (int n : {5, 6, 19, 35}) {
     expect_matches_reference<double>(GetParam(), n);
     expect_matches_reference<float>(GetParam(), n);

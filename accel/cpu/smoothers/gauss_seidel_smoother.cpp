@@ -37,7 +37,7 @@ void GaussSeidelSmoother<T>::relax_line(const BandedMatrix<T>& A, std::size_t ro
   // value and only the west term waits for the recurrence: x_i <- u_i - v_i x_{i-1} with
   // u_i = x_i + s_i (t_i - e_i x_{i+1}), v_i = s_i w_i (backward mirrored). The terms come from
   // one vectorised pass over the line's streams, the recurrence is solved in the same pass a
-  // register at a time (linear_recurrence.hpp), and the 11 streams that come from memory (the
+  // block at a time (linear_recurrence.hpp), and the 11 streams that come from memory (the
   // bands, b and the old neighbour line) are prefetched kPrefetchAheadBytes ahead.
   using Simd = SimdBlock<T>;
   using V = typename Simd::V;
@@ -65,7 +65,7 @@ void GaussSeidelSmoother<T>::relax_line(const BandedMatrix<T>& A, std::size_t ro
     return xl[i] = u - v * relaxed;
   };
   // The W inner nodes i .. i + W - 1, as relax_node does them: x = a + m x_relaxed.
-  const auto relax_block = [&](int i, V relaxed) {
+  const auto relax_block = [&](int i, const V& relaxed) {
     const auto at = [i](const T* p, int offset) { return Simd::load(p + i + offset); };
     const V c = at(cb, 0), xi = at(xl, 0);
     const V s = omega * (T(1) / c);

@@ -1,5 +1,5 @@
 #pragma once
-// The line kernels (line_kernels.hpp) a SIMD register of nodes at a time, for the sweeps that
+// The line kernels (line_kernels.hpp) a block of nodes at a time, for the sweeps that
 // solve their recurrences by linear_recurrence.hpp. Kept apart from line_kernels.hpp, which the
 // cuda target's host code includes: nvcc's front end does not take the pack expansions of
 // SimdBlock's shuffles.
@@ -12,7 +12,7 @@
 namespace quilt::accel::cpu {
 
 /// neighbour_lines_rhs's s_e of the W inner nodes e = i .. i + W - 1 (0 < i, i + W < n) as one
-/// register (W = SimdBlock<T>::kWidth), summed in the same order.
+/// block (W = SimdBlock<T>::kWidth), summed in the same order.
 template <class T>
 inline typename SimdBlock<T>::V neighbour_lines_block(int i, const std::array<const T*, 6>& bands,
                                                       const T* b, const T* xs, const T* xn) {

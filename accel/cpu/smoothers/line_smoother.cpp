@@ -95,7 +95,7 @@ void LineSmoother<T>::relax_line(const LineSystem& sys, const Line& line) {
   // y_e = t_e / u_e - (l_e / u_e) y_{e-1}, t the right-hand side (b minus the coupling to the two
   // neighbouring lines, whose values are final for this line), in the pass that forms t; then
   // the back substitution x_e = y_e - (c_e / u_e) x_{e+1} straight into x. Both recurrences are
-  // solved a register at a time (linear_recurrence.hpp): node by node, their chains (4-6 cycles
+  // solved a block at a time (linear_recurrence.hpp): node by node, their chains (4-6 cycles
   // per node) held a lone line at two thirds of the triad bandwidth in float, and the lines of 4
   // macros relaxed side by side at 52 % (n = 1025). A missing neighbour line (the macro's first
   // or last) reads the zero ghost line; its bands are 0 there by the storage convention.
