@@ -12,6 +12,7 @@ add_executable(test_accel_cpu
   ${CMAKE_CURRENT_LIST_DIR}/test_point_smoothers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_line_smoothers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_ilu_smoother.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_linear_recurrence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_two_right_hand_sides.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_staggered_allocator.cpp)
 target_link_libraries(test_accel_cpu PRIVATE quilt_accel GTest::gtest_main)
