@@ -1,10 +1,10 @@
 #include "accel/cpu/band_kernels.hpp"
 
-#include "accel/cpu/prefetch.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cstddef>
+
+#include "accel/cpu/prefetch.hpp"
 
 namespace quilt::accel::cpu {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // Software prefetch for the sweeps that stream many arrays side by side (the band kernels read 10
-// to 12). With that many streams the hardware prefetchers fall behind: on an AMD EPYC (Zen 4,
+// to 12). With that many streams the hardware prefetchers fall behind: on an AMD EPYC (AVX-512,
 // 40 GB/s triad) the band SpMV, defect and Jacobi sweeps at n = 1025 ran at 62-74 % of the triad
 // bandwidth; prefetching every stream's next 256 bytes before each 256-byte block took them to
 // 75-94 % (quilt-bench-local --kernels; docs/benchmarks.md, session of 2026-11-28 05:10 UTC).

@@ -24,7 +24,7 @@ inline T coupling_at(int e, int n, const T* w, const T* c, const T* east, const 
 
 /// Lanes that the ILU(0) smoother relaxes side by side at most: K lines (or vectors) of different
 /// macros, whose recurrences are independent, so that their chains overlap. (The Gauss-Seidel and
-/// line smoothers solve theirs a register at a time instead: linear_recurrence.hpp.)
+/// line smoothers solve theirs a block at a time instead: linear_recurrence.hpp.)
 inline constexpr int kMaxLanes = 4;
 
 /// f(std::integral_constant<int, K>{}) with K = count (1 .. kMaxLanes): a sweep compiled per

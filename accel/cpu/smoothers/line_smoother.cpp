@@ -274,7 +274,9 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   // Groups of kGroup macros: with the register-block transposes of the strip moves
   // (grid_transpose.cpp), 4 macros were as fast as 1 with variable bands in double and 1.2-1.4
   // times faster with float bands or zones (n = 1025, 16 macros, 2026-11-27); before, when the
-  // moves were 3.5 times slower in cache, groups were cut to what half the L2 cache held.
+  // moves were 3.5 times slower in cache, groups were cut to what half the L2 cache held. Since
+  // the lines are relaxed one at a time (their recurrences in blocks), groups of 1 ran 1.03-1.05
+  // times faster than 4 (same case, 2026-11-28): within the noise of a whole solve, not changed.
   for (int m0 = 0; m0 < yt_.macros; m0 += kGroup) {
     const int count = std::min(kGroup, yt_.macros - m0);
     const StripGroup g{m0, count};

@@ -62,7 +62,7 @@ class LineSmoother final : public Smoother<T> {
   /// 6, 7, 8) and the lower entries l_p (band 3) of `coupling`, and per row p the reciprocal
   /// pivot 1/u_p and the eliminated upper entry c_p/u_p. The forward elimination is
   /// y_p = t_p/u_p - (l_p/u_p) y_{p-1}, the back substitution x_p = y_p - (c_p/u_p) x_{p+1}: two
-  /// first-order linear recurrences, which relax_line solves a register at a time.
+  /// first-order linear recurrences, which relax_line solves a block at a time.
   struct LineSystem {
     const BandedMatrix<T>* coupling = nullptr;
     const T* inv_pivot = nullptr;
@@ -120,8 +120,8 @@ class LineSmoother final : public Smoother<T> {
 
   /// y-lines per strip: one cache line of T in each grid row.
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
-  /// Macros whose strips of y-lines are moved and relaxed together.
-  static constexpr int kGroup = kMaxLanes;
+  /// Macros whose strips of y-lines are moved and relaxed together (line_smoother.cpp, sweep_y).
+  static constexpr int kGroup = 4;
   /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
   /// per row and panel instead of per row and strip); wider panels gained little more.
   static constexpr int kPanel = 4;
