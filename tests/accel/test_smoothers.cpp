@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "accel/cpu/prefetch.hpp"
 #include "accel/stencil_zones.hpp"
 #include "q1_test_matrices.hpp"
@@ -29,9 +31,9 @@ TEST_P(SmootherSweep, MatchesTheDenseReferenceOfItsFormula) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The Gauss-Seidel and line sweeps prefetch their streams where a sweep's arrays reach the
-// prefetch threshold (accel/cpu/prefetch.hpp): a batch above it must sweep every macro bitwise as
-// the macro alone, below it, does.
+// The Gauss-Seidel, ILU(0) and line sweeps prefetch their streams where a sweep's arrays reach
+// the prefetch threshold (accel/cpu/prefetch.hpp): a batch above it must sweep every macro
+// bitwise as the macro alone, below it, does.
 
 template <class T>
 void expect_prefetched_sweeps_as_not(const SmootherParams& p) {
@@ -59,19 +61,25 @@ void expect_prefetched_sweeps_as_not(const SmootherParams& p) {
 }
 
 TEST(SmootherBatch, PrefetchingSweepsAsWithout) {
-  for (SmootherType type : {SmootherType::gs, SmootherType::ssor, SmootherType::trigs_x,
-                            SmootherType::trigs_y, SmootherType::aditrigs}) {
-    const SmootherParams p{type, SweepOrder::lexicographic, type == SmootherType::gs ? 1.0 : 0.8};
+  // ILU(0) undamped substitutes into x, damped into its scratch: both paths.
+  for (auto [type, damping] : {std::pair{SmootherType::gs, 1.0},
+                               {SmootherType::ssor, 0.8},
+                               {SmootherType::trigs_x, 0.8},
+                               {SmootherType::trigs_y, 0.8},
+                               {SmootherType::aditrigs, 0.8},
+                               {SmootherType::ilu, 1.0},
+                               {SmootherType::ilu, 0.8}}) {
+    const SmootherParams p{type, SweepOrder::lexicographic, damping};
     expect_prefetched_sweeps_as_not<float>(p);
     expect_prefetched_sweeps_as_not<double>(p);
   }
 }
 
 // ------------------------------------------------------------------------------------------------
-// The line, Gauss-Seidel and ILU smoothers relax the lines of up to four macros (ILU: lanes of
-// macros and vectors) side by side: each macro of a batch must come out bitwise as it does when
-// swept alone (groups of 4 and a rest of 1 in a batch of 5, one of them a zoned macro, whose
-// lines read the bands of their zone's first line in the line smoothers).
+// The y-line smoothers relax the lines of up to four macros side by side, and every smoother
+// shares its scratch between the macros of a batch: each macro of a batch must come out bitwise
+// as it does when swept alone (groups of 4 and a rest of 1 in a batch of 5, one of them a zoned
+// macro, whose lines read the bands of their zone's first line in the line smoothers).
 
 template <class T>
 void expect_macros_sweep_as_alone(const SmootherParams& p) {

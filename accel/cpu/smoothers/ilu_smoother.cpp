@@ -4,9 +4,12 @@
 #include <array>
 #include <cmath>
 
+#include "accel/cpu/prefetch.hpp"
 #include "accel/cpu/smoothers/diagonal_check.hpp"
 #include "accel/cpu/smoothers/line_kernels.hpp"
+#include "accel/cpu/smoothers/linear_recurrence.hpp"
 #include "accel/local_solver.hpp"
+#include "accel/recurrence_blocks.hpp"
 
 namespace quilt::accel::cpu {
 namespace {
@@ -62,71 +65,6 @@ void factorise_macro(const BandedMatrix<T>& A, int m, std::vector<Row>& window,
     }
 }
 
-/// x <- x + omega (z - x) over n values (omega != 1: the sweep substitutes into x otherwise).
-template <class T>
-void update(int n, T omega, const T* __restrict z, T* __restrict x) {
-  for (int e = 0; e < n; ++e) x[e] += omega * (z[e] - x[e]);
-}
-
-/// L's right-hand side of one x-line, v = (b + R x) - (L's coupling to the line below, `below`
-/// through bands 0, 1, 2), in one pass (b, x, v and the bands at the line's first node; xs and xn
-/// the lines below and above, the zero ghost line where there is none). kRemainder false: b
-/// alone (x = 0); kBelow false: the first line. R x's terms in the order of kFill, x taken as 0
-/// where the offset leaves the macro (R is 0 there): the cuda target's ilu_remainder_kernel sums
-/// the same way, and its forward row subtracts the same coupling. One pass instead of one for
-/// b + R x and one for the coupling: the streams of R, b, x and L advance together.
-template <bool kRemainder, bool kBelow, class T>
-void lower_line(int n, const std::array<const T*, 4>& R, const std::array<const T*, 3>& L,
-                const T* __restrict b, const T* __restrict xs, const T* __restrict x,
-                const T* __restrict xn, const T* __restrict below, T* __restrict v) {
-  const T* __restrict r0 = R[0];
-  const T* __restrict r1 = R[1];
-  const T* __restrict r2 = R[2];
-  const T* __restrict r3 = R[3];
-  const T* __restrict l0 = L[0];
-  const T* __restrict l1 = L[1];
-  const T* __restrict l2 = L[2];
-  const auto guarded = [&](int e) {
-    T s = b[e];
-    if constexpr (kRemainder) {
-      const bool west = e >= 2, east = e + 2 < n;
-      const T w = west ? x[e - 2] : T(0), nw = west ? xn[e - 2] : T(0);
-      const T se = east ? xs[e + 2] : T(0), ea = east ? x[e + 2] : T(0);
-      s = b[e] + ((r0[e] * w + r1[e] * nw) + (r2[e] * se + r3[e] * ea));
-    }
-    if constexpr (kBelow) s -= coupling_at(e, n, l0, l1, l2, below);
-    v[e] = s;
-  };
-  const int head = std::min(2, n), tail = std::max(head, n - 2);
-  for (int e = 0; e < head; ++e) guarded(e);
-  for (int e = 2; e < tail; ++e) {
-    T s = b[e];
-    if constexpr (kRemainder)
-      s = b[e] + ((r0[e] * x[e - 2] + r1[e] * xn[e - 2]) + (r2[e] * xs[e + 2] + r3[e] * x[e + 2]));
-    if constexpr (kBelow) s -= l0[e] * below[e - 1] + l1[e] * below[e] + l2[e] * below[e + 1];
-    v[e] = s;
-  }
-  for (int e = tail; e < n; ++e) guarded(e);
-}
-
-/// U's right-hand side of one x-line, z = v - (U's coupling to the line above, `above` through
-/// bands 6, 7, 8), in one pass; kAbove false (the top line): z = v.
-template <bool kAbove, class T>
-void upper_line(int n, const std::array<const T*, 3>& U, const T* __restrict v,
-                const T* __restrict above, T* __restrict z) {
-  if constexpr (!kAbove) {
-    std::copy_n(v, n, z);
-  } else {
-    const T* __restrict u0 = U[0];
-    const T* __restrict u1 = U[1];
-    const T* __restrict u2 = U[2];
-    z[0] = v[0] - coupling_at(0, n, u0, u1, u2, above);
-    for (int e = 1; e < n - 1; ++e)
-      z[e] = v[e] - (u0[e] * above[e - 1] + u1[e] * above[e] + u2[e] * above[e + 1]);
-    z[n - 1] = v[n - 1] - coupling_at(n - 1, n, u0, u1, u2, above);
-  }
-}
-
 }  // namespace
 
 template <class T>
@@ -136,7 +74,6 @@ IluSmoother<T>::IluSmoother(const BandedMatrix<T>& A, double damping)
       factors_(A.macros, A.n),
       work_(A.rows()),
       work1_(A.rows()),
-      line_(2 * static_cast<std::size_t>(kLanes) * A.n),
       ghost_(A.n, T(0)),
       window_(2 * static_cast<std::size_t>(A.n)) {
   refresh(A, {});
@@ -177,101 +114,180 @@ void IluSmoother<T>::refresh(const BandedMatrix<T>& A, const StencilZones<T>&) {
 }
 
 template <class T>
-template <int K>
-void IluSmoother<T>::sweep_lanes(const Lane* lanes, bool from_zero) {
+template <bool kRemainder, bool kPrefetch>
+void IluSmoother<T>::lower_line(std::size_t row0, int j, const Operand& o) const {
+  // Node by node y_e = s_e - l_e y_{e-1}, s = b + R x minus L's coupling to the line below: the
+  // recurrence y_e = a_e + m_e y_{e-1} with a = s, m = -l (linear_recurrence.hpp), its terms
+  // formed in the same pass. R x's terms in the order of kFill, x taken as 0 where the offset
+  // leaves the macro (R is 0 there); the cuda target's ilu_remainder_kernel and
+  // ilu_forward_segment sum the same terms in the same order and compose the same blocks.
+  using Simd = SimdBlock<T>;
+  using V = typename Simd::V;
+  constexpr int W = Simd::kWidth;
+  constexpr int ahead = kPrefetchAheadBytes / int(sizeof(T));
   const int n = factors_.n;
-  const auto& f = factors_.band;
-  std::size_t base[K];  // the lanes' first rows
-  for (int q = 0; q < K; ++q) base[q] = lanes[q].macro * factors_.rows_per_macro();
-  // The recurrences carry their last value in a register, and the K lanes' chains (of different
-  // macros or vectors, so independent) overlap: one lane alone held float sweeps at half the
-  // triad bandwidth (a multiply and a subtraction per node on the chain, and in U another
-  // multiply).
-  T last[K];
-  // L v = b + R x, line by line upwards. Each line's b + R x is formed just before its
-  // elimination (the line below goes to the right-hand side at once, then the recurrence over
-  // band -1): written to work once and read back from cache.
-  for (int j = 0; j < n; ++j) {
-    const std::size_t line = static_cast<std::size_t>(j) * n;
-    const T* west[K];
-    T* v[K];
-    for (int q = 0; q < K; ++q) {
-      const std::size_t row0 = base[q] + line;
-      v[q] = lanes[q].work + row0;
-      west[q] = f[3].data() + row0;
-      const T* x = lanes[q].x + row0;
-      const std::array<const T*, 4> R{remainder_[0].data() + row0, remainder_[1].data() + row0,
-                                      remainder_[2].data() + row0, remainder_[3].data() + row0};
-      const std::array<const T*, 3> L{f[0].data() + row0, f[1].data() + row0, f[2].data() + row0};
-      const T* xs = j > 0 ? x - n : ghost_.data();
-      const T* xn = j < n - 1 ? x + n : ghost_.data();
-      const T* b = lanes[q].b + row0;
-      const T* none = nullptr;
-      if (from_zero) {
-        if (j > 0)
-          lower_line<false, true>(n, R, L, b, xs, x, xn, v[q] - n, v[q]);
-        else
-          lower_line<false, false>(n, R, L, b, xs, x, xn, none, v[q]);
-      } else if (j > 0) {
-        lower_line<true, true>(n, R, L, b, xs, x, xn, v[q] - n, v[q]);
-      } else {
-        lower_line<true, false>(n, R, L, b, xs, x, xn, none, v[q]);
-      }
-      last[q] = v[q][0];
+  const auto band = [&](int k) { return factors_.band[k].data() + row0; };
+  const auto fill = [&](int k) { return remainder_[k].data() + row0; };
+  const T* __restrict l0 = band(0);
+  const T* __restrict l1 = band(1);
+  const T* __restrict l2 = band(2);
+  const T* __restrict west = band(3);
+  const T* __restrict r0 = fill(0);
+  const T* __restrict r1 = fill(1);
+  const T* __restrict r2 = fill(2);
+  const T* __restrict r3 = fill(3);
+  const T* __restrict b = o.b + row0;
+  const T* __restrict x = o.x + row0;
+  const T* __restrict xs = j > 0 ? x - n : ghost_.data();
+  const T* __restrict xn = j < n - 1 ? x + n : ghost_.data();
+  T* __restrict y = o.work + row0;
+  // The line below, or zeros: L's bands 0..2 are 0 on the first line, and s - 0 is s.
+  const T* __restrict below = j > 0 ? y - n : ghost_.data();
+  const auto relax_node = [&](int e, T last) {
+    T s = b[e];
+    if constexpr (kRemainder) {
+      const bool west_in = e >= 2, east_in = e + 2 < n;
+      const T w = west_in ? x[e - 2] : T(0), nw = west_in ? xn[e - 2] : T(0);
+      const T se = east_in ? xs[e + 2] : T(0), ea = east_in ? x[e + 2] : T(0);
+      s = b[e] + ((r0[e] * w + r1[e] * nw) + (r2[e] * se + r3[e] * ea));
     }
-    for (int i = 1; i < n; ++i)
-      for (int q = 0; q < K; ++q) v[q][i] = last[q] = v[q][i] - west[q][i] * last[q];
+    s = s - coupling_at(e, n, l0, l1, l2, below);
+    return y[e] = e == 0 ? s : s + (-west[e]) * last;
+  };
+  const auto relax_block = [&](int i, const V& carry) {
+    const auto at = [i](const T* p, int offset) { return Simd::load(p + i + offset); };
+    V a = at(b, 0);
+    if constexpr (kRemainder)
+      a = a + ((at(r0, 0) * at(x, -2) + at(r1, 0) * at(xn, -2)) +
+               (at(r2, 0) * at(xs, 2) + at(r3, 0) * at(x, 2)));
+    a = a - (at(l0, 0) * at(below, -1) + at(l1, 0) * at(below, 0) + at(l2, 0) * at(below, 1));
+    V m = -at(west, 0);
+    Simd::template compose<true>(a, m);
+    const V yv = a + m * carry;
+    Simd::store(y + i, yv);
+    return Simd::template carry_out<true>(yv);
+  };
+  // The streams from memory: the factors' lower bands, b, and with x: R and x's line above.
+  const std::array<const T*, 10> streams{l0, l1, l2, west, b, r0, r1, r2, r3, xn};
+  const std::array<const T*, 5> lower{l0, l1, l2, west, b};
+  const IluLineSplit split{n};
+  int e = 0;
+  T last = T(0);
+  for (; e < split.head(); ++e) last = relax_node(e, last);
+  V carry = Simd::splat(last);
+  for (int k = 0; k < split.blocks(); ++k, e += W) {
+    if constexpr (kPrefetch && kRemainder) prefetch_each(e + ahead, streams);
+    if constexpr (kPrefetch && !kRemainder) prefetch_each(e + ahead, lower);
+    carry = relax_block(e, carry);
   }
-  // U z = v, line by line downwards (the line above, then the recurrence over band +1), into a
-  // pair of line buffers per lane, and x <- x + omega (z - x) as each line is done; with
-  // omega = 1 into x itself (1.03-1.05x: no copy). work is only read, and x may be overwritten
-  // line by line (the upward pass has read all of it for R x).
-  const bool in_place = omega_ == T(1);
-  for (int j = n - 1; j >= 0; --j) {
-    const std::size_t line = static_cast<std::size_t>(j) * n;
-    const T* east[K];
-    const T* inv_pivot[K];
-    T* z[K];
-    T* x[K];
-    for (int q = 0; q < K; ++q) {
-      const std::size_t row0 = base[q] + line;
-      x[q] = lanes[q].x + row0;
-      T* above =
-          in_place ? x[q] + n : line_.data() + static_cast<std::size_t>(2 * q + (j + 1) % 2) * n;
-      z[q] = in_place ? x[q] : line_.data() + static_cast<std::size_t>(2 * q + j % 2) * n;
-      east[q] = f[5].data() + row0;
-      inv_pivot[q] = f[4].data() + row0;
-      const std::array<const T*, 3> U{f[6].data() + row0, f[7].data() + row0, f[8].data() + row0};
-      if (j < n - 1)
-        upper_line<true>(n, U, lanes[q].work + row0, above, z[q]);
-      else
-        upper_line<false>(n, U, lanes[q].work + row0, above, z[q]);
-      z[q][n - 1] = last[q] = z[q][n - 1] * inv_pivot[q][n - 1];
-    }
-    for (int i = n - 2; i >= 0; --i)
-      for (int q = 0; q < K; ++q)
-        z[q][i] = last[q] = (z[q][i] - east[q][i] * last[q]) * inv_pivot[q][i];
-    if (!in_place)
-      for (int q = 0; q < K; ++q) update(n, omega_, z[q], x[q]);
-  }
+  for (last = carry[0]; e < n; ++e) last = relax_node(e, last);
 }
 
 template <class T>
-void IluSmoother<T>::sweep_group(const Lane* lanes, int count, bool from_zero) {
-  with_lane_count(count, [&](auto k) { sweep_lanes<decltype(k)::value>(lanes, from_zero); });
+template <bool kInPlace, bool kPrefetch>
+void IluSmoother<T>::upper_line(std::size_t row0, int j, const Operand& o) const {
+  // Node by node z_e = (y_e - U's coupling to the line above - u_e z_{e+1}) / U(e, e): the
+  // recurrence z_e = a_e + m_e z_{e+1} with a = (y - coupling) p, m = -u p (p = 1 / U(e, e), band
+  // 4), backwards; as the cuda target's ilu_backward_segment.
+  using Simd = SimdBlock<T>;
+  using V = typename Simd::V;
+  constexpr int ahead = -(kPrefetchAheadBytes / int(sizeof(T)));
+  const int n = factors_.n;
+  const auto band = [&](int k) { return factors_.band[k].data() + row0; };
+  const T* __restrict pivot = band(kCentre);
+  const T* __restrict east = band(5);
+  const T* __restrict u0 = band(6);
+  const T* __restrict u1 = band(7);
+  const T* __restrict u2 = band(8);
+  T* __restrict y = o.work + row0;
+  T* __restrict x = o.x + row0;
+  // The line above, z: in x with omega = 1, else in work; zeros above the last line.
+  const T* __restrict above = j == n - 1 ? ghost_.data() : (kInPlace ? x : y) + n;
+  const T omega = omega_;
+  const auto store = [&](int e, T z) {
+    if constexpr (kInPlace) {
+      x[e] = z;
+    } else {
+      y[e] = z;
+      x[e] = x[e] + omega * (z - x[e]);
+    }
+  };
+  const auto relax_node = [&](int e, T last) {
+    const T a = (y[e] - coupling_at(e, n, u0, u1, u2, above)) * pivot[e];
+    const T z = e == n - 1 ? a : a + (-(east[e] * pivot[e])) * last;
+    store(e, z);
+    return z;
+  };
+  const auto relax_block = [&](int i, const V& carry) {
+    const auto at = [i](const T* p, int offset) { return Simd::load(p + i + offset); };
+    const V p = at(pivot, 0);
+    const V coupling =
+        at(u0, 0) * at(above, -1) + at(u1, 0) * at(above, 0) + at(u2, 0) * at(above, 1);
+    V a = (at(y, 0) - coupling) * p;
+    V m = -(at(east, 0) * p);
+    Simd::template compose<false>(a, m);
+    const V z = a + m * carry;
+    if constexpr (kInPlace) {
+      Simd::store(x + i, z);
+    } else {
+      const V xv = at(x, 0);
+      Simd::store(y + i, z);
+      Simd::store(x + i, xv + omega * (z - xv));
+    }
+    return Simd::template carry_out<false>(z);
+  };
+  const std::array<const T*, 7> streams{y, pivot, east, u0, u1, u2, x};
+  const IluLineSplit split{n};
+  const int tail = split.begin(split.blocks() + 1);
+  T last = T(0);
+  int e = n - 1;
+  for (; e >= tail; --e) last = relax_node(e, last);
+  V carry = Simd::splat(last);
+  for (int k = split.blocks(); k >= 1; --k) {
+    const int i = split.begin(k);
+    if constexpr (kPrefetch) prefetch_each(i + ahead, streams);
+    carry = relax_block(i, carry);
+  }
+  for (last = carry[0], e = split.head() - 1; e >= 0; --e) last = relax_node(e, last);
+}
+
+template <class T>
+void IluSmoother<T>::sweep_macro(int m, const Operand* operands, int count, bool from_zero) {
+  const int n = factors_.n;
+  const std::size_t base = static_cast<std::size_t>(m) * factors_.rows_per_macro();
+  const auto line = [&](int j) { return base + static_cast<std::size_t>(j) * n; };
+  const auto sweep = [&]<bool kRemainder, bool kInPlace, bool kPrefetch>() {
+    for (int j = 0; j < n; ++j)
+      for (int q = 0; q < count; ++q) lower_line<kRemainder, kPrefetch>(line(j), j, operands[q]);
+    for (int j = n - 1; j >= 0; --j)
+      for (int q = 0; q < count; ++q) upper_line<kInPlace, kPrefetch>(line(j), j, operands[q]);
+  };
+  const bool in_place = omega_ == T(1);
+  const auto with_prefetch = [&]<bool kRemainder, bool kInPlace>() {
+    if (streams_from_memory(factors_))
+      sweep.template operator()<kRemainder, kInPlace, true>();
+    else
+      sweep.template operator()<kRemainder, kInPlace, false>();
+  };
+  const auto with_update = [&]<bool kRemainder>() {
+    if (in_place)
+      with_prefetch.template operator()<kRemainder, true>();
+    else
+      with_prefetch.template operator()<kRemainder, false>();
+  };
+  if (from_zero)
+    with_update.template operator()<false>();
+  else
+    with_update.template operator()<true>();
 }
 
 template <class T>
 void IluSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection,
                             bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
+  const Operand operand{b, x, work_.data()};
   for (int s = 0; s < steps; ++s)
-    for (int m0 = 0; m0 < A.macros; m0 += kLanes) {
-      Lane lanes[kLanes];
-      const int count = std::min(kLanes, A.macros - m0);
-      for (int q = 0; q < count; ++q) lanes[q] = {m0 + q, b, x, work_.data()};
-      sweep_group(lanes, count, s == 0 && x_is_zero);
-    }
+    for (int m = 0; m < A.macros; ++m) sweep_macro(m, &operand, 1, s == 0 && x_is_zero);
 }
 
 template <class T>
@@ -281,19 +297,9 @@ void IluSmoother<T>::smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, c
     std::fill(x0, x0 + A.rows(), T(0));
     std::fill(x1, x1 + A.rows(), T(0));
   }
-  // Lanes of kLanes / 2 macros, both vectors of each: the second vector finds the bands and
-  // factors of a line in cache.
-  constexpr int kMacros = kLanes / 2;
+  const Operand operands[2] = {{b0, x0, work_.data()}, {b1, x1, work1_.data()}};
   for (int s = 0; s < steps; ++s)
-    for (int m0 = 0; m0 < A.macros; m0 += kMacros) {
-      Lane lanes[kLanes];
-      const int count = std::min(kMacros, A.macros - m0);
-      for (int q = 0; q < count; ++q) {
-        lanes[2 * q] = {m0 + q, b0, x0, work_.data()};
-        lanes[2 * q + 1] = {m0 + q, b1, x1, work1_.data()};
-      }
-      sweep_group(lanes, 2 * count, s == 0 && x_is_zero);
-    }
+    for (int m = 0; m < A.macros; ++m) sweep_macro(m, operands, 2, s == 0 && x_is_zero);
 }
 
 template class IluSmoother<float>;

@@ -15,6 +15,13 @@
 // 1.3-1.4 (float) times faster at n = 1025 (docs/benchmarks.md). R holds the fill of the
 // stored factors' product, so the sweep's fixed point solves (L U - R) x = b: A x = b up to the
 // rounding of the factors to T, the same order as the rounding of a defect b - A x formed in T.
+//
+// Each line's substitution is a first-order linear recurrence along the line, solved in the pass
+// that forms its right-hand side a block of 8 nodes at a time (linear_recurrence.hpp; the blocks
+// as IluLineSplit cuts a line, so that the cuda target's wavefront computes the same), one macro
+// at a time, the streams prefetched where they come from memory: at n = 1025 1.25 (double) and
+// 1.55 (float) times faster than four macros' node-by-node recurrences side by side
+// (docs/benchmarks.md, 2026-11-28, 10:06 UTC).
 
 #include <array>
 #include <vector>
@@ -30,8 +37,7 @@ class IluSmoother final : public Smoother<T> {
   IluSmoother(const BandedMatrix<T>& A, double damping);
   void smooth(const BandedMatrix<T>& A, const T* b, T* x, int steps, SweepDirection direction,
               bool x_is_zero) override;
-  /// Both vectors as lanes of one sweep: the second finds each line of A and of the factors in
-  /// cache, and the recurrences of the two interleave.
+  /// Both vectors line by line: the second finds each line of the factors in cache.
   void smooth_pair(const BandedMatrix<T>& A, const T* b0, T* x0, const T* b1, T* x1, int steps,
                    SweepDirection direction, bool x_is_zero) override;
 
@@ -66,33 +72,31 @@ class IluSmoother final : public Smoother<T> {
 
  private:
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
-  /// One vector on one macro: a lane of sweep_lanes.
-  struct Lane {
-    int macro;
+  /// One vector of a sweep: b, x and the scratch for y = L^{-1} (b + R x), which with
+  /// omega != 1 also takes z (with omega = 1 z goes into x).
+  struct Operand {
     const T* b;
     T* x;
-    T* work;  ///< the vector's scratch for L^{-1} (b + R x)
+    T* work;
   };
-  /// One sweep z = U^{-1} L^{-1} (b + R x), x <- x + omega (z - x) of each of the K lanes on its
-  /// macro, side by side (each as if alone: the same operations in the same order as b + R x,
-  /// then the two substitutions, then the update). from_zero: x = 0, b + R x is b.
-  template <int K>
-  void sweep_lanes(const Lane* lanes, bool from_zero);
-  /// sweep_lanes<count>, count = 1 .. kLanes.
-  void sweep_group(const Lane* lanes, int count, bool from_zero);
-
-  /// Lanes per sweep: 4 macros of one vector, or 2 macros of both vectors of a pair.
-  static constexpr int kLanes = kMaxLanes;
+  /// One sweep z = U^{-1} L^{-1} (b + R x), x <- x + omega (z - x) of macro m for each of the
+  /// `count` operands, line by line (the operands' lines in turn). from_zero: x = 0, b + R x is b.
+  void sweep_macro(int m, const Operand* operands, int count, bool from_zero);
+  /// Line j (first row row0) of L y = b + R x: its right-hand side and its recurrence over
+  /// band -1 in one pass, blocked as IluLineSplit cuts the line. kRemainder false: x = 0.
+  template <bool kRemainder, bool kPrefetch>
+  void lower_line(std::size_t row0, int j, const Operand& o) const;
+  /// Line j of U z = y and the update of x, in one pass, the line's nodes in reverse order.
+  /// kInPlace (omega = 1): z into x; else into work, and x <- x + omega (z - x).
+  template <bool kInPlace, bool kPrefetch>
+  void upper_line(std::size_t row0, int j, const Operand& o) const;
 
   T omega_;
   BandedMatrix<T> factors_;
   Remainder remainder_;
-  StaggeredVector<T> work_;   ///< L^{-1} (b + R x)
+  StaggeredVector<T> work_;   ///< y = L^{-1} (b + R x), then z where omega != 1
   StaggeredVector<T> work1_;  ///< the same for the second vector of smooth_pair
-  /// Per lane two lines of U^{-1} v, the current one and the one above, for omega != 1 (with
-  /// omega = 1 the back substitution writes into x).
-  std::vector<T> line_;
-  std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
+  std::vector<T> ghost_;      ///< zeros: the missing neighbour line of the first and the last line
   /// The factorisation runs in double on two x-lines of rows at a time, so its double copy stays
   /// small.
   Window window_;

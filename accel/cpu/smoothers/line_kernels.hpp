@@ -22,29 +22,6 @@ inline T coupling_at(int e, int n, const T* w, const T* c, const T* east, const 
   return w[e] * v[e - 1] + c[e] * v[e] + east[e] * v[e + 1];
 }
 
-/// Lanes that the ILU(0) smoother relaxes side by side at most: K lines (or vectors) of different
-/// macros, whose recurrences are independent, so that their chains overlap. (The Gauss-Seidel and
-/// line smoothers solve theirs a block at a time instead: linear_recurrence.hpp.)
-inline constexpr int kMaxLanes = 4;
-
-/// f(std::integral_constant<int, K>{}) with K = count (1 .. kMaxLanes): a sweep compiled per
-/// number of lanes, called with the run-time count of a group (the batch's last one may be
-/// short).
-template <class F>
-inline void with_lane_count(int count, F&& f) {
-  static_assert(kMaxLanes == 4);
-  switch (count) {
-    case 1:
-      return std::forward<F>(f)(std::integral_constant<int, 1>{});
-    case 2:
-      return std::forward<F>(f)(std::integral_constant<int, 2>{});
-    case 3:
-      return std::forward<F>(f)(std::integral_constant<int, 3>{});
-    default:
-      return std::forward<F>(f)(std::integral_constant<int, 4>{});
-  }
-}
-
 /// Where a node lies on its line: the first has no west neighbour on it, the last no east one.
 enum class LinePosition { first, interior, last };
 template <LinePosition P>

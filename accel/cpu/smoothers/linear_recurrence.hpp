@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "accel/recurrence_blocks.hpp"
+
 // The registers are passed between inline functions of the including file only, never across an
 // ABI boundary: GCC's note that vectors wider than the target's registers are passed differently
 // with and without AVX / AVX-512 does not apply.
@@ -30,7 +32,7 @@ namespace quilt::accel::cpu {
 template <class T>
 struct SimdBlock {
   /// Nodes per block (W).
-  static constexpr int kWidth = 8;
+  static constexpr int kWidth = kRecurrenceBlock;
   using V [[gnu::vector_size(kWidth * sizeof(T))]] = T;
 
   static V load(const T* p) {
