@@ -68,9 +68,9 @@ TEST(SmootherLines, YLineSweepsAreTheTransposedGridsXLineSweeps) {
 
 // ------------------------------------------------------------------------------------------------
 // ADI-TRIGS must be bitwise the x-line sweep followed by the y-line sweep of the separate
-// smoothers (backward: y then x), with a zoned macro in a batch of 5 (groups of 4 and 1), grids
-// of a few and of many strips, the rows of x at every offset in their cache lines (n odd, and x
-// shifted by `offset` elements), several steps in both directions, and a zero start.
+// smoothers (backward: y then x), with a zoned macro in a batch of 5, grids of a few and of many
+// strips, the rows of x at every offset in their cache lines (n odd, and x shifted by `offset`
+// elements), several steps in both directions, and a zero start.
 
 template <class T>
 void expect_adi_is_x_then_y_sweeps(int level, double omega, int offset, bool x_is_zero) {

@@ -76,10 +76,10 @@ TEST(SmootherBatch, PrefetchingSweepsAsWithout) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The y-line smoothers relax the lines of up to four macros side by side, and every smoother
-// shares its scratch between the macros of a batch: each macro of a batch must come out bitwise
-// as it does when swept alone (groups of 4 and a rest of 1 in a batch of 5, one of them a zoned
-// macro, whose lines read the bands of their zone's first line in the line smoothers).
+// Every smoother shares its scratch (line and strip buffers, the y-sweep's panels of b) between
+// the macros of a batch: each macro of a batch of 5 must come out bitwise as it does when swept
+// alone (one of them a zoned macro, whose lines read the bands of their zone's first line in
+// the line smoothers).
 
 template <class T>
 void expect_macros_sweep_as_alone(const SmootherParams& p) {

@@ -28,8 +28,8 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& z
   if (directions != LineDirections::x) {
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
-    x_strip_.resize(static_cast<std::size_t>(2 * kGroup) * (kStrip + 2) * A.n);
-    b_panel_.resize(static_cast<std::size_t>(2 * kGroup) * kPanel * kStrip * A.n);
+    x_strip_.resize(static_cast<std::size_t>(2) * (kStrip + 2) * A.n);
+    b_panel_.resize(static_cast<std::size_t>(2) * kPanel * kStrip * A.n);
   }
   refresh(A, zones);
 }
@@ -190,25 +190,24 @@ void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool r
 }
 
 template <class T>
-T* LineSmoother<T>::x_strip(int set, int q) {
-  return x_strip_.data() + static_cast<std::size_t>(set * kGroup + q) * (kStrip + 2) * yt_.n;
+T* LineSmoother<T>::x_strip(int set) {
+  return x_strip_.data() + static_cast<std::size_t>(set) * (kStrip + 2) * yt_.n;
 }
 
 template <class T>
-T* LineSmoother<T>::b_panel(int panel, int q) {
-  return b_panel_.data() +
-         static_cast<std::size_t>((panel % 2) * kGroup + q) * kPanel * kStrip * yt_.n;
+T* LineSmoother<T>::b_panel(int panel) {
+  return b_panel_.data() + static_cast<std::size_t>(panel % 2) * kPanel * kStrip * yt_.n;
 }
 
 template <class T>
-const T* LineSmoother<T>::b_line(int q, int line) {
+const T* LineSmoother<T>::b_line(int line) {
   constexpr int panel_lines = kPanel * kStrip;
-  return b_panel(line / panel_lines, q) + static_cast<std::size_t>(line % panel_lines) * yt_.n;
+  return b_panel(line / panel_lines) + static_cast<std::size_t>(line % panel_lines) * yt_.n;
 }
 
 template <class T>
-void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int south_set,
-                                    int north_set, const T* b, const T* x) {
+void LineSmoother<T>::gather_strip(int m, int s, int set, int south_set, int north_set, const T* b,
+                                   const T* x) {
   const int n = yt_.n;
   const std::size_t stride = n;
   const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
@@ -219,67 +218,55 @@ void LineSmoother<T>::gather_strips(const StripGroup& g, int s, int set, int sou
   // values share the rows' cache lines, which the tile prefetches.
   const bool south_from_x = i0 > 0 && south_set < 0, north_from_x = i0 + width < n && north_set < 0;
   const int c0 = south_from_x ? i0 - 1 : i0, c1 = north_from_x ? i0 + width : i0 + width - 1;
-  for (int q = 0; q < g.count; ++q) {
-    T* xs = x_strip(set, q);
-    const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
-    transpose_tile(x + base + c0, stride, xs + (c0 - i0 + 1) * stride, stride, n, c1 - c0 + 1);
-    if (new_panel)
-      transpose_tile(b + base + p0, stride, b_panel(panel, q), stride, n,
-                     std::min(kPanel * kStrip, n - p0));
-    if (i0 > 0 && !south_from_x)  // the previous strip's last line, as that strip holds it now
-      std::copy_n(x_strip(south_set, q) + kStrip * stride, n, xs);
-    if (i0 + width < n && !north_from_x)  // the next strip's first line, likewise
-      std::copy_n(x_strip(north_set, q) + stride, n, xs + (width + 1) * stride);
-  }
+  T* xs = x_strip(set);
+  const std::size_t base = m * yt_.rows_per_macro();
+  transpose_tile(x + base + c0, stride, xs + (c0 - i0 + 1) * stride, stride, n, c1 - c0 + 1);
+  if (new_panel)
+    transpose_tile(b + base + p0, stride, b_panel(panel), stride, n,
+                   std::min(kPanel * kStrip, n - p0));
+  if (i0 > 0 && !south_from_x)  // the previous strip's last line, as that strip holds it now
+    std::copy_n(x_strip(south_set) + kStrip * stride, n, xs);
+  if (i0 + width < n && !north_from_x)  // the next strip's first line, likewise
+    std::copy_n(x_strip(north_set) + stride, n, xs + (width + 1) * stride);
 }
 
 template <class T>
-void LineSmoother<T>::relax_strip_lines(const StripGroup& g, int s, int set, int parity,
-                                        bool reverse) {
+void LineSmoother<T>::relax_strip_lines(int m, int s, int set, int parity, bool reverse) {
   const int n = yt_.n;
   const std::size_t stride = n;
   const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
-  // Line i0 - 1 + k of macro m0 + q's y-lines is line k of its x strip (k = 0 .. width + 1),
-  // line i0 + k line k of its b strip.
+  // Line i0 - 1 + k of macro m's y-lines is line k of the x strip (k = 0 .. width + 1), line
+  // i0 + k line k of the b strip.
   const T* ghost = ghost_.data() + 1;
   const bool prefetch = streams_from_memory(yt_);
   for (int k = 0; k < width; ++k) {
     const int line = i0 + (reverse ? width - 1 - k : k);
     if (parity >= 0 && line % 2 != parity) continue;
-    for (int q = 0; q < g.count; ++q) {
-      T* xl = x_strip(set, q) + (line - i0 + 1) * stride;
-      const std::size_t base = (g.m0 + q) * yt_.rows_per_macro();
-      relax_line(y_,
-                 {base + static_cast<std::size_t>(source_line(g.m0 + q, line, n)) * n,
-                  b_line(q, line), line > 0 ? xl - n : ghost, xl, line < n - 1 ? xl + n : ghost},
-                 prefetch);
-    }
+    T* xl = x_strip(set) + (line - i0 + 1) * stride;
+    relax_line(y_,
+               {m * yt_.rows_per_macro() + static_cast<std::size_t>(source_line(m, line, n)) * n,
+                b_line(line), line > 0 ? xl - n : ghost, xl, line < n - 1 ? xl + n : ghost},
+               prefetch);
   }
 }
 
 template <class T>
-void LineSmoother<T>::scatter_strips(const StripGroup& g, int s, int set, T* x) {
+void LineSmoother<T>::scatter_strip(int m, int s, int set, T* x) {
   const int n = yt_.n;
   const std::size_t stride = n;
   const int i0 = s * kStrip, width = std::min(kStrip, n - i0);
-  for (int q = 0; q < g.count; ++q)
-    transpose_tile(x_strip(set, q) + n, stride, x + (g.m0 + q) * yt_.rows_per_macro() + i0, stride,
-                   width, n);
+  transpose_tile(x_strip(set) + n, stride, x + m * yt_.rows_per_macro() + i0, stride, width, n);
 }
 
 template <class T>
 void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
   const int n = yt_.n;
   const int strips = (n + kStrip - 1) / kStrip;
-  // Groups of kGroup macros: with the register-block transposes of the strip moves
-  // (grid_transpose.cpp), 4 macros were as fast as 1 with variable bands in double and 1.2-1.4
-  // times faster with float bands or zones (n = 1025, 16 macros, 2026-11-27); before, when the
-  // moves were 3.5 times slower in cache, groups were cut to what half the L2 cache held. Since
-  // the lines are relaxed one at a time (their recurrences in blocks), groups of 1 ran 1.03-1.05
-  // times faster than 4 (same case, 2026-11-28): within the noise of a whole solve, not changed.
-  for (int m0 = 0; m0 < yt_.macros; m0 += kGroup) {
-    const int count = std::min(kGroup, yt_.macros - m0);
-    const StripGroup g{m0, count};
+  // Macro by macro. Groups of 4 macros' strips moved and relaxed together were 1.2-1.4 times
+  // faster with float bands or zones while the lines' recurrences ran node by node, their
+  // chains overlapping (n = 1025, 16 macros, 2026-11-27); with the recurrences solved a block at
+  // a time one macro is 1.03-1.07 times faster than 4, bands and zones alike (2026-11-28).
+  for (int m = 0; m < yt_.macros; ++m) {
     panel_in_set_[0] = panel_in_set_[1] = -1;
     if (order_ == SweepOrder::lexicographic) {
       // The buffer sets alternate, so that the neighbour line on the side already relaxed is
@@ -287,9 +274,9 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
       for (int k = 0; k < strips; ++k) {
         const int s = reverse ? strips - 1 - k : k;
         const int set = k % 2, previous = k > 0 ? 1 - set : -1;
-        gather_strips(g, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
-        relax_strip_lines(g, s, set, -1, reverse);
-        scatter_strips(g, s, set, x);
+        gather_strip(m, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
+        relax_strip_lines(m, s, set, -1, reverse);
+        scatter_strip(m, s, set, x);
       }
       continue;
     }
@@ -301,16 +288,15 @@ void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
     const int first = reverse ? 1 : 0;
     for (int s = 0; s <= strips; ++s) {
       if (s < strips) {
-        gather_strips(g, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
-        relax_strip_lines(g, s, s % 2, first, false);
+        gather_strip(m, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
+        relax_strip_lines(m, s, s % 2, first, false);
       }
       if (s == 0) continue;
       const int behind = (s - 1) % 2;
       if (s < strips)  // strip s's first line, relaxed just now, is strip s - 1's north neighbour
-        for (int q = 0; q < count; ++q)
-          std::copy_n(x_strip(s % 2, q) + n, n, x_strip(behind, q) + (kStrip + 1) * n);
-      relax_strip_lines(g, s - 1, behind, 1 - first, false);
-      scatter_strips(g, s - 1, behind, x);
+        std::copy_n(x_strip(s % 2) + n, n, x_strip(behind) + (kStrip + 1) * n);
+      relax_strip_lines(m, s - 1, behind, 1 - first, false);
+      scatter_strip(m, s - 1, behind, x);
     }
   }
 }

@@ -77,28 +77,23 @@ class LineSmoother final : public Smoother<T> {
   void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
   /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
   void sweep_y(const T* b, T* x, bool reverse);
-  /// The macros m0 .. m0 + count - 1, whose strips of y-lines are moved and relaxed together.
-  struct StripGroup {
-    int m0, count;
-  };
-  /// Strip s of the group's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
+  /// Strip s of macro m's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
   /// into strip buffer set `set`: x with the neighbouring line on either side; the south
   /// neighbour from buffer set south_set, the north one from buffer set north_set, where that
   /// holds it (>= 0), else from x. b of the strip's panel, unless the panel buffers hold it
   /// already.
-  void gather_strips(const StripGroup& g, int s, int set, int south_set, int north_set, const T* b,
-                     const T* x);
+  void gather_strip(int m, int s, int set, int south_set, int north_set, const T* b, const T* x);
   /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
   /// reversed if `reverse`.
-  void relax_strip_lines(const StripGroup& g, int s, int set, int parity, bool reverse);
+  void relax_strip_lines(int m, int s, int set, int parity, bool reverse);
   /// Strip s's x from buffer set `set` back into x.
-  void scatter_strips(const StripGroup& g, int s, int set, T* x);
-  /// The x strip buffer of set `set` (0 or 1) and macro m0 + q of a group.
-  T* x_strip(int set, int q);
-  /// Panel `panel` of b of macro m0 + q of a group (y-lines panel kPanel kStrip on), and b of
-  /// y-line `line` in it.
-  T* b_panel(int panel, int q);
-  const T* b_line(int q, int line);
+  void scatter_strip(int m, int s, int set, T* x);
+  /// The x strip buffer of set `set` (0 or 1).
+  T* x_strip(int set);
+  /// Panel `panel` of b of the current macro (y-lines panel kPanel kStrip on), and b of y-line
+  /// `line` in it.
+  T* b_panel(int panel);
+  const T* b_line(int line);
   /// One line as relax_line reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
@@ -120,8 +115,6 @@ class LineSmoother final : public Smoother<T> {
 
   /// y-lines per strip: one cache line of T in each grid row.
   static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
-  /// Macros whose strips of y-lines are moved and relaxed together (line_smoother.cpp, sweep_y).
-  static constexpr int kGroup = 4;
   /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
   /// per row and panel instead of per row and strip); wider panels gained little more.
   static constexpr int kPanel = 4;
@@ -140,12 +133,12 @@ class LineSmoother final : public Smoother<T> {
   StencilZones<T> zones_;
   std::vector<T> line_;   ///< of one line: its right-hand side, forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
-  /// Two sets of one strip of y-lines per macro of a group, as contiguous lines: x of the strip's
-  /// lines with the neighbouring line on either side (kStrip + 2 lines); and two panels of b per
-  /// macro (kPanel kStrip lines each), panel p in set p % 2: the zebra order relaxes strips s
-  /// and s - 1 together, which may lie in consecutive panels (empty for LineDirections::x).
+  /// Two sets of one strip of y-lines, as contiguous lines: x of the strip's lines with the
+  /// neighbouring line on either side (kStrip + 2 lines); and two panels of b (kPanel kStrip lines
+  /// each), panel p in set p % 2: the zebra order relaxes strips s and s - 1 together, which may
+  /// lie in consecutive panels (empty for LineDirections::x).
   std::vector<T> x_strip_, b_panel_;
-  /// The panel that each set of b_panel_ holds for the current group (-1: none).
+  /// The panel that each set of b_panel_ holds for the current macro (-1: none).
   int panel_in_set_[2] = {-1, -1};
 };
 
