@@ -208,22 +208,25 @@ class Solve:
         self.k_band("transpose " + what, k, 2)
 
     def k_ilu_sweep(self, k, from_zero):
-        # smooth_ilu: the defect d = b - A x (9 bands, x, b read, d written; from x = 0 the
-        # sweep reads b instead), then ilu_sweep_kernel (accel/cuda/ilu_kernels.cuh): forward
-        # L c = d (4 lower bands and d read, c written), backward U c = c with x += omega c
-        # (4 upper bands and 1 / U_rr read, c read and written, x read and written): 15 arrays.
-        # Wavefront order t = i + 2j (the lexicographic ILU(0)'s dependencies on the 9-point
-        # stencil): 3n - 2 fronts per triangular solve, one block per macro with a thread per
-        # row of the longest front (up to kIluMaxThreads = 1024: one pass per front up to
-        # n = 2047), one barrier and one HBM round trip per front and pass.
+        # smooth_ilu: v = b + R x (ilu_remainder_kernel: R's 4 bands, b and x read, v written;
+        # from x = 0 the sweep reads b instead), then ilu_sweep_kernel
+        # (accel/cuda/ilu_kernels.cuh): forward L c = v (4 lower bands and v read, c written),
+        # backward U c = c with x <- x + omega (c - x) (1 / U_rr and 4 upper bands read, c read
+        # and written, x read and written): 15 arrays. Wavefront over the segments of a line
+        # (IluLineSplit: a head of 2 nodes, blocks of 8, a tail), front t = k + 2j: S + 2 (n - 1)
+        # fronts per triangular solve for S segments per line, one block per macro with a thread
+        # per segment of the longest front, one barrier and one HBM round trip per front and
+        # pass (a segment's loads are independent of each other).
         n = self.n(k)
-        steps = 2 * (3 * n - 2)
-        longest = (n + 1) // 2  # most rows on one front
+        blocks = (n - 4) // 8 if n >= 12 else 0
+        segments = blocks + 2
+        steps = 2 * (segments + 2 * (n - 1))
+        longest = (segments + 1) // 2  # most segments on one front
         threads = min(1024, -(-longest // 32) * 32)
         passes = math.ceil(longest / threads)
         waves = math.ceil(self.macros / (SMS * min(32, THREADS_PER_SM // threads)))
         if not from_zero:
-            self.k_band("ilu defect", k, 12)
+            self.k_band("ilu remainder", k, 7)
         self.add("kernel", "ilu sweep", k, 15 * self.T * self.rows(k),
                  waves * steps * passes * T_DRAM)
 
