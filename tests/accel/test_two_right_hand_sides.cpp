@@ -107,8 +107,9 @@ TYPED_TEST(TwoRightHandSides, BandKernelsMatchOneVectorForms) {
 
 TYPED_TEST(TwoRightHandSides, EverySmootherMatchesTwoSweeps) {
   using T = TypeParam;
-  // 3 macros: the ILU pair sweeps lanes of 2 macros, and then of 1.
-  const BandedMatrix<T> A = smoother_tests::random_matrix<T>(3, 9, 11);
+  // n = 35: lines of several blocks of the recurrences (linear_recurrence.hpp), which the ILU pair
+  // sweep runs for both vectors line by line.
+  const BandedMatrix<T> A = smoother_tests::random_matrix<T>(3, 35, 11);
   const std::size_t rows = A.rows();
   const auto b0 = random_vector<T>(rows, 21), b1 = random_vector<T>(rows, 22);
   const auto start0 = random_vector<T>(rows, 23), start1 = random_vector<T>(rows, 24);
