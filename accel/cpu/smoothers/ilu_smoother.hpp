@@ -19,8 +19,8 @@
 // Each line's substitution is a first-order linear recurrence along the line, solved in the pass
 // that forms its right-hand side a block of 8 nodes at a time (linear_recurrence.hpp; the blocks
 // as IluLineSplit cuts a line, so that the cuda target's wavefront computes the same), one macro
-// at a time, the streams prefetched where they come from memory: at n = 1025 1.25 (double) and
-// 1.55 (float) times faster than four macros' node-by-node recurrences side by side
+// at a time, the streams prefetched where they come from memory: at n = 1025 1.28 (double) and
+// 1.53 (float) times faster than four macros' node-by-node recurrences side by side
 // (docs/benchmarks.md, 2026-11-28, 10:06 UTC).
 
 #include <array>
