@@ -183,11 +183,11 @@ void NavierStokesAssembly::assemble_time_load(double nu) {
 void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
   const int L = problem_->level;
   const int macros = problem_->mesh.num_local();
-  if (!newton_)
-    newton_.emplace(macros, accel::nodes_per_side(L));
+  if (!jacobian_)
+    jacobian_.emplace(macros, accel::nodes_per_side(L));
   else
-    for (auto* block :
-         {&newton_->N11, &newton_->N12, &newton_->N21, &newton_->N22, &newton_->E1, &newton_->E2})
+    for (auto* block : {&jacobian_->J11, &jacobian_->N12, &jacobian_->N21, &jacobian_->J22,
+                        &jacobian_->F1, &jacobian_->F2})
       block->fill(0.0);
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
   if (viscous_) {  // the residual in the derivatives of tau_K, delta_K carries -nu div G_h(u_k)
@@ -209,9 +209,10 @@ void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {
                           time_derivative_.u2().data() + m * nn};
     add_newton_blocks(velocity_.geometry(L, m),
                       {w_[L][0].data() + m * nn, w_[L][1].data() + m * nn}, v.p().data() + m * nn,
-                      nu, stab_, params_->force_x, params_->force_y, newton_->blocks(), m,
+                      nu, stab_, params_->force_x, params_->force_y, jacobian_->newton_blocks(), m,
                       viscous_ ? &G : nullptr, time_coefficient_ != 0.0 ? &d : nullptr);
   }
+  jacobian_->fold(velocity_.level(L).matrix, blocks_);
 }
 
 void NavierStokesAssembly::assemble_newton_blocks(int level, const FlowVector& v,

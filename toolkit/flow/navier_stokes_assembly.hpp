@@ -50,7 +50,8 @@ class NavierStokesAssembly {
   /// pseudo-time or time-step mass, into the scratch `A`): the coarse system of the two-level
   /// preconditioner (flow/coarse_navier_stokes_system.hpp) takes A itself from velocity().
   void assemble_blocks(int level, FlowBlocks& blocks, accel::BandedMatrix<double>& A) const;
-  /// The Newton blocks of the Jacobian at v (after assemble() at the same v and time terms).
+  /// The Jacobian's velocity blocks at v (after assemble() at the same v and time terms): the
+  /// Newton part, then A and D folded in (JacobianBlocks).
   void assemble_newton(const FlowVector& v, double nu);
   /// The Newton blocks of a coarser level, at the velocity of the last assemble() and the
   /// pressure of v injected there (stationary, without the viscous residual term).
@@ -58,7 +59,7 @@ class NavierStokesAssembly {
 
   const LevelHierarchy& velocity() const { return velocity_; }
   const FlowBlocks& blocks() const { return blocks_; }
-  const NewtonCoupling* newton() const { return newton_ ? &*newton_ : nullptr; }
+  const JacobianBlocks* jacobian() const { return jacobian_ ? &*jacobian_ : nullptr; }
   /// S(u) at the linearisation of the last assemble(); null with ViscousResidual::dropped.
   const ViscousResidualTerm* viscous_term() const { return viscous_ ? &*viscous_ : nullptr; }
   /// S(u) and the local projection's patch means, at the linearisation of the last assemble().
@@ -97,7 +98,7 @@ class NavierStokesAssembly {
   LevelHierarchy velocity_;
   FlowBlocks blocks_;
   accel::BandedMatrix<double> Fp_;
-  std::optional<NewtonCoupling> newton_;
+  std::optional<JacobianBlocks> jacobian_;
   std::optional<ViscousResidualTerm> viscous_;
   std::optional<LocalProjectionTerm> projection_;
   NodalGradient state_gradient_;  ///< G_h of the Newton linearisation (reconstructed residual)

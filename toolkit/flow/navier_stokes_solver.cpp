@@ -374,7 +374,7 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
     assembly_.assemble_newton(v_, stage.nu);
     if (!jacobian_)
       jacobian_.emplace(assembly_.velocity().level(problem_.level), assembly_.blocks(),
-                        !problem_.boundary.has_natural_outflow, assembly_.newton(),
+                        !problem_.boundary.has_natural_outflow, assembly_.jacobian(),
                         assembly_.matrix_free_terms());
     timings_.assembly += seconds(t_newton, Clock::now());
   }

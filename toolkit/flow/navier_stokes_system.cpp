@@ -7,11 +7,11 @@
 namespace quilt {
 
 NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBlocks& blocks,
-                                       bool fix_pressure_mean, const NewtonCoupling* newton,
+                                       bool fix_pressure_mean, const JacobianBlocks* jacobian,
                                        MatrixFreeTerms terms)
     : velocity_(&velocity),
       blocks_(&blocks),
-      newton_(newton),
+      jacobian_(jacobian),
       viscous_(terms.viscous),
       projection_(terms.projection),
       fix_pressure_mean_(fix_pressure_mean),
@@ -19,6 +19,20 @@ NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBl
       ones_(velocity.matrix.rows(), 1.0),
       scratch_(velocity.matrix.rows()) {
   global_nodes_ = velocity.shared->dot(ones_.data(), ones_.data());
+}
+
+void JacobianBlocks::fold(const accel::BandedMatrix<double>& A, const FlowBlocks& blocks) {
+  const auto add = [](const accel::BandedMatrix<double>& from, accel::BandedMatrix<double>& to) {
+    for (int k = 0; k < accel::kBands; ++k) {
+      const double* __restrict f = from.band[k].data();
+      double* __restrict t = to.band[k].data();
+      for (std::size_t r = 0, rows = to.rows(); r < rows; ++r) t[r] += f[r];
+    }
+  };
+  add(A, J11);
+  add(A, J22);
+  add(blocks.D1, F1);
+  add(blocks.D2, F2);
 }
 
 void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
@@ -31,24 +45,26 @@ void NavierStokesSystem::apply(const LevelVector& x, LevelVector& y) const {
   double* yp = y2 + N;
   const FlowBlocks& b = *blocks_;
   // Type-0 products per macro, accumulated into each block row in a fixed order, one sum per
-  // block row. A is read once for both components.
-  accel::cpu::spmv_pair<double>(velocity_->matrix, nullptr, x1, x2, y1, y2);
+  // block row.
+  if (jacobian_) {  // the Jacobian, its velocity blocks folded (JacobianBlocks)
+    const JacobianBlocks& J = *jacobian_;
+    accel::cpu::spmv(J.J11, x1, y1);
+    accel::cpu::spmv_add(J.N12, x2, y1);
+    accel::cpu::spmv(J.N21, x1, y2);
+    accel::cpu::spmv_add(J.J22, x2, y2);
+  } else {  // K(w): A is read once for both components
+    accel::cpu::spmv_pair<double>(velocity_->matrix, nullptr, x1, x2, y1, y2);
+  }
   accel::cpu::spmv_add(b.B1, xp, y1);
   accel::cpu::spmv_add(b.B2, xp, y2);
   accel::cpu::spmv(b.C, xp, yp);
   if (projection_) projection_->subtract_patch_means(xp, yp);
-  accel::cpu::spmv_add(b.D1, x1, yp);
-  accel::cpu::spmv_add(b.D2, x2, yp);
-  if (newton_) {  // the Jacobian's reaction and linearised stabilisation terms
-    const NewtonCoupling& c = *newton_;
-    accel::cpu::spmv_add(c.N11, x1, y1);
-    accel::cpu::spmv_add(c.N12, x2, y1);
-    accel::cpu::spmv_add(c.N21, x1, y2);
-    accel::cpu::spmv_add(c.N22, x2, y2);
-    accel::cpu::spmv_add(c.E1, x1, yp);
-    accel::cpu::spmv_add(c.E2, x2, yp);
-    if (projection_) projection_->add_jacobian(x1, x2, yp);
-  }
+  // The continuity rows' blocks on the velocity: D, or D + E in the Jacobian.
+  const accel::BandedMatrix<double>& continuity1 = jacobian_ ? jacobian_->F1 : b.D1;
+  const accel::BandedMatrix<double>& continuity2 = jacobian_ ? jacobian_->F2 : b.D2;
+  accel::cpu::spmv_add(continuity1, x1, yp);
+  accel::cpu::spmv_add(continuity2, x2, yp);
+  if (jacobian_ && projection_) projection_->add_jacobian(x1, x2, yp);
   if (viscous_) viscous_->add(x1, x2, y1, y2, yp);  // S(u), linear in u
   const SharedNodes& shared = *velocity_->shared;
   shared.sum(y1);
