@@ -59,6 +59,7 @@ class NavierStokesAssembly {
 
   const LevelHierarchy& velocity() const { return velocity_; }
   const FlowBlocks& blocks() const { return blocks_; }
+  /// The Jacobian's velocity blocks of the last assemble_newton() (null before the first).
   const JacobianBlocks* jacobian() const { return jacobian_ ? &*jacobian_ : nullptr; }
   /// S(u) at the linearisation of the last assemble(); null with ViscousResidual::dropped.
   const ViscousResidualTerm* viscous_term() const { return viscous_ ? &*viscous_ : nullptr; }

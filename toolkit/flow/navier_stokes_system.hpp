@@ -22,8 +22,9 @@ struct FlowBlocks {
       : B1(macros, n), B2(macros, n), D1(macros, n), D2(macros, n), C(macros, n) {}
 };
 
-/// The Newton part of the Jacobian on this rank's macros, finest level (type-0;
-/// add_newton_blocks).
+/// The Newton part of the Jacobian on this rank's macros of a coarser level (type-0;
+/// add_newton_blocks): the coarse system's (flow/coarse_navier_stokes_system.hpp), which adds
+/// A_H and D itself. The finest level keeps JacobianBlocks.
 struct NewtonCoupling {
   accel::BandedMatrix<double> N11, N12, N21, N22, E1, E2;
   NewtonCoupling(int macros, int n)
