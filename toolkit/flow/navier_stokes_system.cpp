@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "accel/cpu/band_kernels.hpp"
+#include "la/vector_ops.hpp"
 
 namespace quilt {
 
@@ -23,11 +24,7 @@ NavierStokesSystem::NavierStokesSystem(const GlobalLevel& velocity, const FlowBl
 
 void JacobianBlocks::fold(const accel::BandedMatrix<double>& A, const FlowBlocks& blocks) {
   const auto add = [](const accel::BandedMatrix<double>& from, accel::BandedMatrix<double>& to) {
-    for (int k = 0; k < accel::kBands; ++k) {
-      const double* __restrict f = from.band[k].data();
-      double* __restrict t = to.band[k].data();
-      for (std::size_t r = 0, rows = to.rows(); r < rows; ++r) t[r] += f[r];
-    }
+    for (int k = 0; k < accel::kBands; ++k) axpy(1.0, from.band[k], to.band[k]);
   };
   add(A, J11);
   add(A, J22);
