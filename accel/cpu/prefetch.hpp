@@ -23,8 +23,8 @@ inline constexpr std::ptrdiff_t kPrefetchBlockBytes = 256;
 /// cache share of one core on the hosts measured (16 macros at n = 129 in double stream 26 MB).
 inline constexpr std::size_t kPrefetchFromBytes = std::size_t(16) << 20;
 
-/// How far ahead the line sweeps (Gauss-Seidel, TRIGS), which walk a grid line a block of
-/// nodes at a time, prefetch each stream: 8 cache lines. At n = 1025 (16 macros) 128 and 256
+/// How far ahead the line sweeps (Gauss-Seidel, TRIGS, ILU(0)), which walk a grid line a block
+/// of nodes at a time, prefetch each stream: 8 cache lines. At n = 1025 (16 macros) 128 and 256
 /// bytes were as fast in float and slower in double, 1024 no faster.
 inline constexpr int kPrefetchAheadBytes = 512;
 

@@ -8,7 +8,6 @@
 
 #include <array>
 #include <type_traits>
-#include <utility>
 
 namespace quilt::accel::cpu {
 
