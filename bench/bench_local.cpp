@@ -208,22 +208,23 @@ int macros_for(const Config& cfg, std::size_t bytes_per_macro) {
       std::max<std::size_t>(1, (cfg.working_set + bytes_per_macro - 1) / bytes_per_macro));
 }
 
-/// Bytes/s that the y-line sweep's strip gather reads: transpose_tile (grid_transpose.hpp) of
-/// every 64-byte piece of the n grid rows of a strip, n doubles apart, into a buffer that stays
-/// in cache; the strided access to memory that a y-line sweep cannot avoid for x and b.
-double strip_gather_bandwidth(const Config& cfg, int level, int* macros) {
+/// Bytes/s that a y-line strip gather reads: transpose_tile (grid_transpose.hpp) of every piece
+/// of `piece_bytes` of the n grid rows of a strip, n doubles apart, into a buffer that stays in
+/// cache; the strided access to memory that a y-line sweep cannot avoid for x and b. The buffer's
+/// lines are n + 8 doubles apart, not n: not all in one L1 set (line_smoother.cpp).
+double strip_gather_bandwidth(const Config& cfg, int level, int piece_bytes, int* macros) {
   const int n = quilt::accel::nodes_per_side(level);
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  constexpr int kWidth = 64 / sizeof(double);
+  const std::size_t nn = static_cast<std::size_t>(n) * n, ld = n + 8;
+  const int width = piece_bytes / static_cast<int>(sizeof(double));
   *macros = macros_for(cfg, nn * sizeof(double));
-  std::vector<double> x(nn * *macros, 1.0), strip(static_cast<std::size_t>(n) * kWidth);
+  std::vector<double> x(nn * *macros, 1.0), strip(ld * width);
   const double t = best_seconds(cfg.reps, [&] {
     for (int m = 0; m < *macros; ++m)
-      for (int i0 = 0; i0 + kWidth <= n; i0 += kWidth)
-        quilt::accel::cpu::transpose_tile(x.data() + m * nn + i0, n, strip.data(), n, n, kWidth);
+      for (int i0 = 0; i0 + width <= n; i0 += width)
+        quilt::accel::cpu::transpose_tile(x.data() + m * nn + i0, n, strip.data(), ld, n, width);
     keep(strip.data());
   });
-  return static_cast<double>(*macros) * n * (n / kWidth * kWidth) * sizeof(double) / t;
+  return static_cast<double>(*macros) * n * (n / width * width) * sizeof(double) / t;
 }
 
 struct SpmvResult {
@@ -525,14 +526,15 @@ int main(int argc, char** argv) {
       "| triad, write-allocate counted (4 arrays) | - | double | - | 3 x %.0f MiB | %.2f GB/s "
       "| - |\n",
       array_bytes / 1048576.0, triad * 4.0 / 3.0 * 1e-9);
-  {
+  // The y-line sweep's strips (512 bytes of a row), and strips a cache line wide for comparison.
+  for (const int piece : {64, 512}) {
     int macros = 0;
     const int L = cfg.levels.back();
-    const double gather = strip_gather_bandwidth(cfg, L, &macros);
+    const double gather = strip_gather_bandwidth(cfg, L, piece, &macros);
     std::printf(
-        "| y-line strip gather: 64-byte pieces of every grid row, n doubles apart (read) | %d | "
+        "| y-line strip gather: %d-byte pieces of every grid row, n doubles apart (read) | %d | "
         "double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
-        L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
+        piece, L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
         gather * 1e-9, 100.0 * gather / triad);
   }
   for (const bool staggered : {false, true}) {

@@ -28,14 +28,13 @@ INSTANTIATE_TEST_SUITE_P(
     sweep_test_name);
 
 // ------------------------------------------------------------------------------------------------
-// The y-line sweep moves x through strips of a cache line's width and b through panels of
-// several strips: on a grid of many panels, the last one and its last strip short, its sweeps
-// must be bitwise the x-line sweeps of the grid-transposed operator (same lines, same
-// arithmetic), in both orders and directions.
+// The y-line sweep moves x and b through strips of 8 cache lines' width: on a grid of several
+// strips, the last one short, its sweeps must be bitwise the x-line sweeps of the grid-transposed
+// operator (same lines, same arithmetic), in both orders and directions.
 
 template <class T>
 void expect_y_sweeps_are_transposed_x_sweeps(SweepOrder order, double omega) {
-  const int macros = 2, n = 129;  // 17 strips of doubles, 9 of floats, in 5 and 3 panels
+  const int macros = 2, n = 301;  // strips of 64 doubles or 128 floats: 4 or 2, and 45 lines
   const BandedMatrix<T> A = random_matrix<T>(macros, n, 700);
   const BandedMatrix<T> At = cpu::grid_transposed(A);
   const std::vector<T> b = random_vector<T>(A.rows(), 13);

@@ -76,7 +76,7 @@ TEST(SmootherBatch, PrefetchingSweepsAsWithout) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Every smoother shares its scratch (line and strip buffers, the y-sweep's panels of b) between
+// Every smoother shares its scratch (the line buffer, the y-sweep's strips of x and b) between
 // the macros of a batch: each macro of a batch of 5 must come out bitwise as it does when swept
 // alone (one of them a zoned macro, whose lines read the bands of their zone's first line in
 // the line smoothers).

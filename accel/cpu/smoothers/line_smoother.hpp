@@ -13,15 +13,13 @@
 // The y-lines of A are the x-lines of the grid-transposed operator A' (node (i, j) renamed
 // (j, i), band (di, dj) moved to (dj, di)), which the smoother keeps. A y-line sweep therefore
 // relaxes contiguous lines of A' (the strided y-lines were measured 5x slower at n = 513), with
-// x moved in strips of y-lines: a strip of a cache line's width is transposed into a buffer
-// that stays in cache, relaxed there, and moved back. b, which is only read, is moved in panels
-// of kPanel strips: each grid row of x and b lies in its own page, and a strip that fetched both
-// touched twice the pages of x alone, more than the second-level TLB holds (2048 entries on the
-// AMD Zen 3 of docs/benchmarks.md, where this gained 1.04-1.29 times; no change on an Intel
-// Xeon), so every gathered row missed it; with b's pages touched once per panel, x's stay in
-// the TLB from one strip to the next. x and b are read, and x written,
-// once per sweep, as in an x-line sweep; transposing the whole grids instead streamed them
-// three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
+// x and b moved in strips of kStrip y-lines: a strip's piece of every grid row is transposed into
+// buffers that stay in cache, relaxed there, and x moved back. The strips are 8 cache lines wide:
+// pieces of 512 bytes are a stream the prefetchers follow, where strips one cache line wide (and
+// b in panels of 4 strips, to spare the TLB) moved x and b at 13 GB/s; the wide strips' buffers
+// (a set: 1 MiB at n = 1025, double) stay in the second-level cache. x and b are read, and x
+// written, once per sweep, as in an x-line sweep; transposing the whole grids instead streamed
+// them three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
 // Moving the next strip in (prefetched) and the last one out in parts between the lines of the
 // current strip, so that the moves' misses overlap the relaxation, measured no faster (n = 1025,
 // 16 macros, 2026-11-27): not kept. Nor x and b held as columns of the transposed grid, moved by
@@ -80,8 +78,7 @@ class LineSmoother final : public Smoother<T> {
   /// Strip s of macro m's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
   /// into strip buffer set `set`: x with the neighbouring line on either side; the south
   /// neighbour from buffer set south_set, the north one from buffer set north_set, where that
-  /// holds it (>= 0), else from x. b of the strip's panel, unless the panel buffers hold it
-  /// already.
+  /// holds it (>= 0), else from x. b of the strip's lines into b_strip(set).
   void gather_strip(int m, int s, int set, int south_set, int north_set, const T* b, const T* x);
   /// Relaxes strip s's lines in buffer set `set` (of parity `parity` only, if it is 0 or 1),
   /// reversed if `reverse`.
@@ -90,10 +87,8 @@ class LineSmoother final : public Smoother<T> {
   void scatter_strip(int m, int s, int set, T* x);
   /// The x strip buffer of set `set` (0 or 1).
   T* x_strip(int set);
-  /// Panel `panel` of b of the current macro (y-lines panel kPanel kStrip on), and b of y-line
-  /// `line` in it.
-  T* b_panel(int panel);
-  const T* b_line(int line);
+  /// The b strip buffer of set `set` (0 or 1).
+  T* b_strip(int set);
   /// One line as relax_line reads it: the offset of its bands and factors in the line system
   /// (those of the line itself, or in a zoned macro those of the first line of its zone, whose
   /// rows and so factors are bitwise the same), its right-hand side, its values (in and out), and
@@ -113,11 +108,9 @@ class LineSmoother final : public Smoother<T> {
   /// The line whose bands and factors line `line` of macro m reads (Line::from).
   int source_line(int m, int line, int n) const;
 
-  /// y-lines per strip: one cache line of T in each grid row.
-  static constexpr int kStrip = 64 / static_cast<int>(sizeof(T));
-  /// Strips per panel of b: 4 cut the strip gather's time by a third at n = 1025 (one TLB miss
-  /// per row and panel instead of per row and strip); wider panels gained little more.
-  static constexpr int kPanel = 4;
+  /// y-lines per strip: 8 cache lines of T in each grid row (n = 1025, 16 macros: 4
+  /// were 1.12-1.17 times slower, 16 1.03-1.06).
+  static constexpr int kStrip = 8 * 64 / static_cast<int>(sizeof(T));
 
   T omega_;
   SweepOrder order_;
@@ -134,12 +127,11 @@ class LineSmoother final : public Smoother<T> {
   std::vector<T> line_;   ///< of one line: its right-hand side, forward-eliminated
   std::vector<T> ghost_;  ///< zeros: the missing neighbour line of the first and the last line
   /// Two sets of one strip of y-lines, as contiguous lines: x of the strip's lines with the
-  /// neighbouring line on either side (kStrip + 2 lines); and two panels of b (kPanel kStrip lines
-  /// each), panel p in set p % 2: the zebra order relaxes strips s and s - 1 together, which may
-  /// lie in consecutive panels (empty for LineDirections::x).
-  std::vector<T> x_strip_, b_panel_;
-  /// The panel that each set of b_panel_ holds for the current macro (-1: none).
-  int panel_in_set_[2] = {-1, -1};
+  /// neighbouring line on either side (kStrip + 2 lines), and b of its lines (kStrip lines): the
+  /// zebra order relaxes strips s and s - 1 together (empty for LineDirections::x). Their lines
+  /// are ld_ apart (buffer_stride in the .cpp).
+  std::vector<T> x_strip_, b_strip_;
+  std::size_t ld_ = 0;
 };
 
 }  // namespace quilt::accel::cpu
