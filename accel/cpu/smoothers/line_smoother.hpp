@@ -16,15 +16,17 @@
 // x and b moved in strips of kStrip y-lines: a strip's piece of every grid row is transposed into
 // buffers that stay in cache, relaxed there, and x moved back. The strips are 8 cache lines wide:
 // pieces of 512 bytes are a stream the prefetchers follow, where strips one cache line wide (and
-// b in panels of 4 strips, to spare the TLB) moved x and b at 13 GB/s; the wide strips' buffers
-// (a set: 1 MiB at n = 1025, double) stay in the second-level cache. x and b are read, and x
-// written, once per sweep, as in an x-line sweep; transposing the whole grids instead streamed
-// them three more times. Same arithmetic in the same order as a sweep along the strided y-lines.
-// Moving the next strip in (prefetched) and the last one out in parts between the lines of the
-// current strip, so that the moves' misses overlap the relaxation, measured no faster (n = 1025,
-// 16 macros, 2026-11-27): not kept. Nor x and b held as columns of the transposed grid, moved by
-// non-temporal whole-line stores: faster where the vectors stream from memory, slower where the
-// multigrid reuses them from the last-level cache (docs/benchmarks.md).
+// b in panels of 4 strips, to spare the TLB) moved x and b at 13 GB/s; a set of the wide strips'
+// buffers is 1 MiB at n = 1025 in double, about one core's L2 on the host where this was
+// measured (docs/benchmarks.md, 2026-11-28, 12:22 UTC). x and b are read, and x written, once
+// per sweep, as in an x-line sweep; transposing the whole grids instead streamed them three more
+// times. Same arithmetic in the same order as a sweep along the strided y-lines. Moving the next
+// strip in (prefetched) and the last one out in parts between the lines of the current strip, so
+// that the moves' misses overlap the relaxation, measured no faster (n = 1025, 16 macros,
+// 2026-11-27), and 0.72 times as fast with the wide strips (2026-11-28): not kept. Nor x and b held
+// as columns of the transposed grid, moved by non-temporal whole-line stores: faster where the
+// vectors stream from memory, slower where the multigrid reuses them from the last-level cache
+// (docs/benchmarks.md).
 
 #include <vector>
 
