@@ -11,7 +11,7 @@ namespace {
 constexpr std::size_t kPage = 4096;
 constexpr std::size_t kLine = 64;
 constexpr std::size_t kSlots = kPage / kLine;
-constexpr std::size_t kSlotStep = 3;  // coprime to kSlots
+constexpr std::size_t kSlotStep = 9;  // coprime to kSlots; why 9: the header
 
 std::atomic<std::size_t> next_slot{0};
 

@@ -12,10 +12,16 @@
 // the same reason.
 //
 // StaggeredAllocator gives each large allocation the next of the 64 cache-line slots of a page,
-// 3 lines on from the previous one's (3 is coprime to 64: 64 allocations in a row take every slot
-// once), so arrays made together, like a matrix's bands, lie at least 192 bytes apart in their
-// pages whatever their sizes. Every array starts on a cache line. Small (cache-resident) arrays
-// are only aligned.
+// 9 lines on from the previous one's (9 is coprime to 64: 64 allocations in a row take every slot
+// once). Any 6 arrays made in a row, like a level's vectors, lie at least 9 lines (576 bytes)
+// apart in their pages in either direction, whatever their sizes; no step keeps 7 so. Why not
+// closer: a load whose address agrees in its low 12 bits with a store still in the store queue
+// waits for it (4K aliasing). A kernel that reads x and writes y at one index, x's page offset a
+// little below y's, has its loads of x wait on the stores of y a few iterations back. With a step
+// of 3 lines (x made just before y: 192 bytes below) the band SpMV ran 1.13 times slower than
+// with x 9 or more lines below y or above it (n = 1025, float and double; docs/benchmarks.md,
+// 2026-11-28, 12:22 UTC). Every array starts on a cache line. Small (cache-resident) arrays are
+// only aligned.
 
 #include <cstddef>
 #include <vector>
