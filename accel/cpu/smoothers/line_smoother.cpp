@@ -17,7 +17,7 @@ namespace {
 /// lines. A strip is moved B lines of the buffer at a time (transpose_tile); lines n elements
 /// apart, about a multiple of 4 KiB at n = 2^L + 1, all fall into one set of the first-level
 /// cache, which then held fewer of them than the move touches at once. An odd number of cache
-/// lines sends consecutive lines to different sets: the y-line sweep 1.15-1.2 times faster
+/// lines sends consecutive lines to different sets: the y-line sweep 1.1-1.2 times faster
 /// (n = 1025, 16 macros, double and float).
 template <class T>
 std::size_t buffer_stride(int n) {
