@@ -211,10 +211,11 @@ int macros_for(const Config& cfg, std::size_t bytes_per_macro) {
 /// Bytes/s that a y-line strip gather reads: transpose_tile (grid_transpose.hpp) of every piece
 /// of `piece_bytes` of the n grid rows of a strip, n doubles apart, into a buffer that stays in
 /// cache; the strided access to memory that a y-line sweep cannot avoid for x and b. The buffer's
-/// lines are n + 8 doubles apart, not n: not all in one L1 set (line_smoother.cpp).
+/// lines are as far apart as the sweep's (strip_buffer_stride).
 double strip_gather_bandwidth(const Config& cfg, int level, int piece_bytes, int* macros) {
   const int n = quilt::accel::nodes_per_side(level);
-  const std::size_t nn = static_cast<std::size_t>(n) * n, ld = n + 8;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  const std::size_t ld = quilt::accel::cpu::strip_buffer_stride<double>(n);
   const int width = piece_bytes / static_cast<int>(sizeof(double));
   *macros = macros_for(cfg, nn * sizeof(double));
   std::vector<double> x(nn * *macros, 1.0), strip(ld * width);

@@ -11,23 +11,6 @@
 #include "accel/local_solver.hpp"
 
 namespace quilt::accel::cpu {
-namespace {
-
-/// The distance between the lines of the strip buffers: n rounded up to an odd number of cache
-/// lines. A strip is moved B lines of the buffer at a time (transpose_tile); lines n elements
-/// apart, about a multiple of 4 KiB at n = 2^L + 1, all fall into one set of the first-level
-/// cache, which then held fewer of them than the move touches at once. An odd number of cache
-/// lines sends consecutive lines to different sets: the y-line sweep 1.1-1.2 times faster
-/// (n = 1025, 16 macros, double and float).
-template <class T>
-std::size_t buffer_stride(int n) {
-  constexpr int line = 64 / static_cast<int>(sizeof(T));
-  int ld = (n + line - 1) / line * line;
-  if (ld / line % 2 == 0) ld += line;
-  return static_cast<std::size_t>(ld);
-}
-
-}  // namespace
 
 template <class T>
 LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
@@ -45,7 +28,7 @@ LineSmoother<T>::LineSmoother(const BandedMatrix<T>& A, const StencilZones<T>& z
   if (directions != LineDirections::x) {
     yt_ = BandedMatrix<T>(A.macros, A.n);
     y_ = {&yt_, yt_.band[kCentre].data(), yt_.band[kCentre + 1].data()};
-    ld_ = buffer_stride<T>(A.n);
+    ld_ = strip_buffer_stride<T>(A.n);
     x_strip_.resize(static_cast<std::size_t>(2) * (kStrip + 2) * ld_);
     b_strip_.resize(static_cast<std::size_t>(2) * kStrip * ld_);
   }

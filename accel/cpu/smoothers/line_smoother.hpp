@@ -131,7 +131,7 @@ class LineSmoother final : public Smoother<T> {
   /// Two sets of one strip of y-lines, as contiguous lines: x of the strip's lines with the
   /// neighbouring line on either side (kStrip + 2 lines), and b of its lines (kStrip lines): the
   /// zebra order relaxes strips s and s - 1 together (empty for LineDirections::x). Their lines
-  /// are ld_ apart (buffer_stride in the .cpp).
+  /// are ld_ apart (strip_buffer_stride, grid_transpose.hpp).
   std::vector<T> x_strip_, b_strip_;
   std::size_t ld_ = 0;
 };
