@@ -1,8 +1,9 @@
 // quilt-bench-local: how close the local layer's cpu target comes to the memory bandwidth of one
 // core. Prints one Markdown table with
 //   (1) a STREAM-like triad a = b + s c (the attainable bandwidth), the strip gather of the
-//       y-line sweeps, and 12 arrays streamed at one index with every array at one page offset
-//       and staggered in their pages (accel/staggered_allocator.hpp),
+//       y-line sweeps and their moves alone (gather and scatter), and 12 arrays streamed at one
+//       index with every array at one page offset and staggered in their pages
+//       (accel/staggered_allocator.hpp),
 //   (2) the banded SpMV of accel::cpu::spmv, bytes moved = (9 bands + x + y) * sizeof(T) * rows,
 //       and its ratio to the triad,
 //   (3) the kernels of the local layer, bands against constant-stencil zones
@@ -226,6 +227,37 @@ double strip_gather_bandwidth(const Config& cfg, int level, int piece_bytes, int
     keep(strip.data());
   });
   return static_cast<double>(*macros) * n * (n / width * width) * sizeof(double) / t;
+}
+
+/// Unknowns/s of a y-line sweep's moves without its relaxation: for every strip of the y-lines
+/// (512-byte pieces of the grid rows), x with its next line and b gathered into one of two
+/// alternating buffer sets, and x scattered back, as LineSmoother's lexicographic y-sweep moves
+/// them (its neighbour line copied from the previous set is left out: an n-element copy in
+/// cache). Beside the kernel table's y-line sweep, it tells what share of that sweep the moves
+/// take. Doubles.
+double strip_moves_rate(const Config& cfg, int level, int* macros) {
+  namespace cpu = quilt::accel::cpu;
+  const int n = quilt::accel::nodes_per_side(level);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  const std::size_t ld = cpu::strip_buffer_stride<double>(n);
+  constexpr int kStrip = 512 / static_cast<int>(sizeof(double));
+  *macros = macros_for(cfg, 2 * nn * sizeof(double));
+  quilt::accel::StaggeredVector<double> x(nn * *macros, 1.0), b(nn * *macros, 0.5);
+  std::vector<double> x_strip(2 * (kStrip + 2) * ld), b_strip(2 * kStrip * ld);
+  const double t = best_seconds(cfg.reps, [&] {
+    for (int m = 0; m < *macros; ++m)
+      for (int i0 = 0, set = 0; i0 < n; i0 += kStrip, set = 1 - set) {
+        const int width = std::min(kStrip, n - i0), next = i0 + width < n ? 1 : 0;
+        double* xs = x_strip.data() + set * (kStrip + 2) * ld;
+        cpu::transpose_tile(x.data() + m * nn + i0, n, xs + ld, ld, n, width + next);
+        cpu::transpose_tile(b.data() + m * nn + i0, n, b_strip.data() + set * kStrip * ld, ld, n,
+                            width);
+        keep(xs);
+        cpu::transpose_tile(xs + ld, ld, x.data() + m * nn + i0, n, width, n);
+      }
+    keep(x.data());
+  });
+  return static_cast<double>(*macros) * static_cast<double>(nn) / t;
 }
 
 struct SpmvResult {
@@ -537,6 +569,16 @@ int main(int argc, char** argv) {
         "double | %d | %.0f MiB | %.2f GB/s | %.0f%% |\n",
         piece, L, macros, 8.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
         gather * 1e-9, 100.0 * gather / triad);
+  }
+  {
+    int macros = 0;
+    const int L = cfg.levels.back();
+    const double rate = strip_moves_rate(cfg, L, &macros);
+    std::printf(
+        "| y-line moves alone: x and b of every strip in, x out (24 bytes per unknown) | %d | "
+        "double | %d | %.0f MiB | %.0f Munknowns/s, %.2f GB/s | %.0f%% |\n",
+        L, macros, 16.0 * macros * std::pow(quilt::accel::nodes_per_side(L), 2) / 1048576.0,
+        rate * 1e-6, 24.0 * rate * 1e-9, 100.0 * 24.0 * rate / triad);
   }
   for (const bool staggered : {false, true}) {
     const double bw = twelve_array_bandwidth(cfg, staggered);
