@@ -47,6 +47,13 @@ void scatter(const Matrix& e, int i, int j, BandedMatrix<double>& M, int m) {
   }
 }
 
+/// Row r of an element matrix (test function r, the trial functions in the lanes) into the row
+/// of vertex r of element (i, j) in macro m.
+void scatter_row(const TrialRow& e, int r, int i, int j, BandedMatrix<double>& M, int m) {
+  const std::size_t row = node_index(M.n, i, j, r);
+  for (int b = 0; b < 4; ++b) M.at(kElementBand[r][b], m, row) += e[b];
+}
+
 /// Corners and, with convection, the nodal linearisation velocity of element (i, j).
 struct ElementData {
   Element4 x{}, y{}, w1{}, w2{};
@@ -189,56 +196,58 @@ void element_pass(const MacroGeometry& g, const MacroVelocity& w, double nu, boo
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
-  RowMatrix a{}, b1{}, b2{}, d1{}, d2{}, c{}, transport{};
+  std::array<FlowPoint, 4> points;
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, convection, i, j, d);
       const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
-      a = {};
-      if constexpr (kPart) transport = {};
-      if constexpr (kPressure) b1 = b2 = d1 = d2 = c = {};
-      for (const auto& gp : rule) {
-        const FlowPoint f = flow_point(d, gp);
-        const auto& phi = f.q.phi;
-        const auto& dx = f.q.dphi_dx;
-        const auto& dy = f.q.dphi_dy;
-        const auto& conv = f.conv;
-        // Trial functions phi_t in the lanes: phi_t, its gradient, (w.grad) phi_t, and the
-        // transported trial function (w.grad) phi_t + c phi_t of the SUPG and PSPG residuals.
-        const TrialRow phi_t = as_row(phi), dx_t = as_row(dx), dy_t = as_row(dy);
-        const TrialRow conv_t = as_row(conv), transported = conv_t + time_coefficient * phi_t;
-        for (int r = 0; r < 4; ++r) {  // test function phi_r / psi_r
+      for (std::size_t q = 0; q < rule.size(); ++q) points[q] = flow_point(d, rule[q]);
+      // Test function by test function, the Gauss points summed in their order for each: every
+      // entry is the same sum as point by point, and a row's 7 sums stay in registers (point by
+      // point, the 28 rows of the 7 element matrices spilled to the stack: the pass 1.2 times
+      // slower at n = 257, the cavity's assembly at L = 8 1.12-1.17; docs/benchmarks.md).
+      for (int r = 0; r < 4; ++r) {  // test function phi_r / psi_r
+        TrialRow a{}, b1{}, b2{}, d1{}, d2{}, c{}, transport{};
+        for (const FlowPoint& f : points) {
+          const auto& phi = f.q.phi;
+          const auto& dx = f.q.dphi_dx;
+          const auto& dy = f.q.dphi_dy;
+          const auto& conv = f.conv;
+          // Trial functions phi_t in the lanes: phi_t, its gradient, (w.grad) phi_t, and the
+          // transported trial function (w.grad) phi_t + c phi_t of the SUPG and PSPG residuals.
+          const TrialRow phi_t = as_row(phi), dx_t = as_row(dx), dy_t = as_row(dy);
+          const TrialRow conv_t = as_row(conv), transported = conv_t + time_coefficient * phi_t;
           const TrialRow grad_grad = dx[r] * dx_t + dy[r] * dy_t;
           // Galerkin nu (grad u, grad v) + ((w.grad) u, v) and the SUPG streamline diffusion
           // delta_K ((w.grad) u, (w.grad) v)_K (Brooks & Hughes 1982), with the time derivative
           // c u in the SUPG residual: c delta_K (u, (w.grad) v)_K.
           const TrialRow galerkin = conv_t * phi[r], streamline = s.delta * transported * conv[r];
-          a[r] += f.weight * (nu_a * grad_grad + galerkin + streamline);
+          a += f.weight * (nu_a * grad_grad + galerkin + streamline);
           // The entry of a pass with `diffusion` false, 0 * grad_grad included: bitwise its.
-          if constexpr (kPart) transport[r] += f.weight * (0.0 * grad_grad + galerkin + streamline);
+          if constexpr (kPart) transport += f.weight * (0.0 * grad_grad + galerkin + streamline);
           if constexpr (kPressure) {
             // Weak gradient -(p, div v) and the pressure part of the SUPG residual,
             // delta_K (grad p, (w.grad) v)_K.
-            b1[r] += f.weight * (-phi_t * dx[r] + s.delta * dx_t * conv[r]);
-            b2[r] += f.weight * (-phi_t * dy[r] + s.delta * dy_t * conv[r]);
+            b1 += f.weight * (-phi_t * dx[r] + s.delta * dx_t * conv[r]);
+            b2 += f.weight * (-phi_t * dy[r] + s.delta * dy_t * conv[r]);
             // Divergence (div u, q) and the convective part of the PSPG residual
             // tau_K ((w.grad) u, grad q)_K (Hughes, Franca & Balestra 1986; Tezduyar 1992),
             // with the time derivative c tau_K (u, grad q)_K.
-            d1[r] += f.weight * (dx_t * phi[r] + s.pspg * transported * dx[r]);
-            d2[r] += f.weight * (dy_t * phi[r] + s.pspg * transported * dy[r]);
+            d1 += f.weight * (dx_t * phi[r] + s.pspg * transported * dx[r]);
+            d2 += f.weight * (dy_t * phi[r] + s.pspg * transported * dy[r]);
             // Pressure part of the PSPG residual: tau_K (grad p, grad q)_K.
-            c[r] += f.weight * s.tau * grad_grad;
+            c += f.weight * s.tau * grad_grad;
           }
         }
-      }
-      scatter(a, i, j, *blocks.A, m);
-      if constexpr (kPart) scatter(transport, i, j, *blocks.convection_part, m);
-      if constexpr (kPressure) {
-        scatter(b1, i, j, *blocks.B1, m);
-        scatter(b2, i, j, *blocks.B2, m);
-        scatter(d1, i, j, *blocks.D1, m);
-        scatter(d2, i, j, *blocks.D2, m);
-        scatter(c, i, j, *blocks.C, m);
+        scatter_row(a, r, i, j, *blocks.A, m);
+        if constexpr (kPart) scatter_row(transport, r, i, j, *blocks.convection_part, m);
+        if constexpr (kPressure) {
+          scatter_row(b1, r, i, j, *blocks.B1, m);
+          scatter_row(b2, r, i, j, *blocks.B2, m);
+          scatter_row(d1, r, i, j, *blocks.D1, m);
+          scatter_row(d2, r, i, j, *blocks.D2, m);
+          scatter_row(c, r, i, j, *blocks.C, m);
+        }
       }
     }
 }
@@ -435,6 +444,47 @@ void assemble_local_projection_jacobian(const MacroGeometry& g, const MacroVeloc
     }
 }
 
+/// What the Newton blocks need at one Gauss point: the shared values, the velocity gradient
+/// grad_u[c][k] = d_k u_c, the residual R, and the basis weighted for the Galerkin and the PSPG
+/// parts.
+struct NewtonPoint {
+  FlowPoint f;
+  double grad_u[2][2];
+  double residual[2];
+  TrialRow weighted_phi, pspg_phi;
+};
+
+NewtonPoint newton_point(const ElementData& d, const GaussPoint& gp, const Element4& pe,
+                         const std::array<Element4, 2>& de, const ElementGradient* ge,
+                         const ElementStabilisation& s, double nu, const ScalarFunction& f1,
+                         const ScalarFunction& f2) {
+  NewtonPoint np{flow_point(d, gp), {}, {}, {}, {}};
+  const FlowPoint& f = np.f;
+  const auto& phi = f.q.phi;
+  const std::array<const Element4*, 2> dphi{&f.q.dphi_dx, &f.q.dphi_dy};
+  // The velocity w and the residual R at the Gauss point.
+  double wq[2] = {}, grad_p[2] = {}, dq[2] = {};
+  for (int a = 0; a < 4; ++a) {
+    const double ua[2] = {d.w1[a], d.w2[a]};
+    for (int c = 0; c < 2; ++c) {
+      wq[c] += phi[a] * ua[c];
+      dq[c] += phi[a] * de[c][a];
+      grad_p[c] += (*dphi[c])[a] * pe[a];
+      for (int k = 0; k < 2; ++k) np.grad_u[c][k] += (*dphi[k])[a] * ua[c];
+    }
+  }
+  const double force[2] = {f1 ? f1(f.q.x, f.q.y) : 0.0, f2 ? f2(f.q.x, f.q.y) : 0.0};
+  const auto visc = ge ? viscous_part(*ge, f.q, nu) : std::array<double, 2>{};
+  for (int c = 0; c < 2; ++c)
+    np.residual[c] =
+        dq[c] + visc[c] + wq[0] * np.grad_u[c][0] + wq[1] * np.grad_u[c][1] + grad_p[c] - force[c];
+  // The trial functions phi_t e_k in the lanes (TrialRow): what they multiply depends on r, k
+  // and c alone.
+  np.weighted_phi = f.weight * as_row(phi);
+  np.pspg_phi = f.weight * s.pspg * as_row(phi);
+  return np;
+}
+
 void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const double* p, double nu,
                        const Stabilisation& stab, const ScalarFunction& f1,
                        const ScalarFunction& f2, const NewtonBlocks& blocks, int m,
@@ -444,9 +494,8 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
   ElementData d;
   ElementGradient ge{};
   Element4 pe{};
-  std::array<Element4, 2> de{};                  // the time derivative at the element's vertices
-  std::array<std::array<RowMatrix, 2>, 2> nb{};  // nb[i][j]: N_(i+1)(j+1)
-  std::array<RowMatrix, 2> eb{};
+  std::array<Element4, 2> de{};  // the time derivative at the element's vertices
+  std::array<NewtonPoint, 4> points;
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, true, i, j, d);
@@ -460,62 +509,45 @@ void add_newton_blocks(const MacroGeometry& g, const MacroVelocity& w, const dou
       }
       if (viscous) gather_gradient(*viscous, n, i, j, ge);
       const ElementStabilisation s = element_stabilisation(d, nu, true, stab);
-      nb = {};
-      eb = {};
-      // int_K R_c (w.grad) phi_r and int_K R . grad psi_r: what d delta_K and d tau_K multiply.
-      std::array<Element4, 2> supg_moment{};
-      Element4 pspg_moment{};
-      for (const auto& gp : rule) {
-        const FlowPoint f = flow_point(d, gp);
-        const auto& phi = f.q.phi;
-        const std::array<const Element4*, 2> dphi{&f.q.dphi_dx, &f.q.dphi_dy};
-        // grad_u[i][k] = d_k u_i, the velocity w and the residual R at the Gauss point.
-        double grad_u[2][2] = {}, wq[2] = {}, grad_p[2] = {}, dq[2] = {};
-        for (int a = 0; a < 4; ++a) {
-          const double ua[2] = {d.w1[a], d.w2[a]};
-          for (int c = 0; c < 2; ++c) {
-            wq[c] += phi[a] * ua[c];
-            dq[c] += phi[a] * de[c][a];
-            grad_p[c] += (*dphi[c])[a] * pe[a];
-            for (int k = 0; k < 2; ++k) grad_u[c][k] += (*dphi[k])[a] * ua[c];
-          }
-        }
-        const double force[2] = {f1 ? f1(f.q.x, f.q.y) : 0.0, f2 ? f2(f.q.x, f.q.y) : 0.0};
-        const auto visc = viscous ? viscous_part(ge, f.q, nu) : std::array<double, 2>{};
-        double residual[2];
-        for (int c = 0; c < 2; ++c)
-          residual[c] =
-              dq[c] + visc[c] + wq[0] * grad_u[c][0] + wq[1] * grad_u[c][1] + grad_p[c] - force[c];
-        // The trial functions phi_t e_k in the lanes (TrialRow): what they multiply depends on
-        // r, k and c alone.
-        const TrialRow weighted_phi = f.weight * as_row(phi);
-        const TrialRow pspg_phi = f.weight * s.pspg * as_row(phi);
-        for (int r = 0; r < 4; ++r) {
-          for (int c = 0; c < 2; ++c) supg_moment[c][r] += f.weight * residual[c] * f.conv[r];
-          pspg_moment[r] +=
-              f.weight * (residual[0] * f.q.dphi_dx[r] + residual[1] * f.q.dphi_dy[r]);
-          const double test = phi[r] + s.delta * f.conv[r];
+      for (std::size_t q = 0; q < rule.size(); ++q)
+        points[q] = newton_point(d, rule[q], pe, de, viscous ? &ge : nullptr, s, nu, f1, f2);
+      // Test function by test function, the Gauss points summed in their order for each (as in
+      // element_pass).
+      for (int r = 0; r < 4; ++r) {
+        std::array<std::array<TrialRow, 2>, 2> nb{};  // nb[c][k]: row r of N_(c+1)(k+1)
+        std::array<TrialRow, 2> eb{};
+        // int_K R_c (w.grad) phi_r and int_K R . grad psi_r: what d delta_K and d tau_K multiply.
+        std::array<double, 2> supg_moment{};
+        double pspg_moment = 0.0;
+        for (const NewtonPoint& np : points) {
+          const FlowPoint& f = np.f;
+          const std::array<const Element4*, 2> dphi{&f.q.dphi_dx, &f.q.dphi_dy};
+          for (int c = 0; c < 2; ++c) supg_moment[c] += f.weight * np.residual[c] * f.conv[r];
+          pspg_moment +=
+              f.weight * (np.residual[0] * f.q.dphi_dx[r] + np.residual[1] * f.q.dphi_dy[r]);
+          const double test = f.q.phi[r] + s.delta * f.conv[r];
           for (int k = 0; k < 2; ++k) {
             const double dk_r = (*dphi[k])[r];
             for (int c = 0; c < 2; ++c)
-              nb[c][k][r] += weighted_phi * (grad_u[c][k] * test + s.delta * residual[c] * dk_r);
-            eb[k][r] += pspg_phi * (grad_u[0][k] * f.q.dphi_dx[r] + grad_u[1][k] * f.q.dphi_dy[r]);
+              nb[c][k] +=
+                  np.weighted_phi * (np.grad_u[c][k] * test + s.delta * np.residual[c] * dk_r);
+            eb[k] +=
+                np.pspg_phi * (np.grad_u[0][k] * f.q.dphi_dx[r] + np.grad_u[1][k] * f.q.dphi_dy[r]);
           }
         }
-      }
-      // The derivative of delta_K and tau_K themselves: w_K is the vertex mean, d w_K / d u_t =
-      // 1/4.
-      for (int r = 0; r < 4; ++r)
+        // The derivative of delta_K and tau_K themselves: w_K is the vertex mean, d w_K / d u_t =
+        // 1/4.
         for (int k = 0; k < 2; ++k) {
-          for (int c = 0; c < 2; ++c) nb[c][k][r] += 0.25 * s.ddelta[k] * supg_moment[c][r];
-          eb[k][r] += 0.25 * s.dpspg[k] * pspg_moment[r];
+          for (int c = 0; c < 2; ++c) nb[c][k] += 0.25 * s.ddelta[k] * supg_moment[c];
+          eb[k] += 0.25 * s.dpspg[k] * pspg_moment;
         }
-      scatter(nb[0][0], i, j, *blocks.N11, m);
-      scatter(nb[0][1], i, j, *blocks.N12, m);
-      scatter(nb[1][0], i, j, *blocks.N21, m);
-      scatter(nb[1][1], i, j, *blocks.N22, m);
-      scatter(eb[0], i, j, *blocks.E1, m);
-      scatter(eb[1], i, j, *blocks.E2, m);
+        scatter_row(nb[0][0], r, i, j, *blocks.N11, m);
+        scatter_row(nb[0][1], r, i, j, *blocks.N12, m);
+        scatter_row(nb[1][0], r, i, j, *blocks.N21, m);
+        scatter_row(nb[1][1], r, i, j, *blocks.N22, m);
+        scatter_row(eb[0], r, i, j, *blocks.E1, m);
+        scatter_row(eb[1], r, i, j, *blocks.E2, m);
+      }
     }
 }
 
