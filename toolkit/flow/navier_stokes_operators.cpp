@@ -32,26 +32,22 @@ std::size_t node_index(int n, int i, int j, int a) {
 /// kernel as lane-wise operations. Each lane does the scalar form's IEEE operations in its order
 /// (-ffp-contract=off), so the entries are bitwise those of the scalar loop.
 typedef double TrialRow __attribute__((vector_size(32)));
-using RowMatrix = std::array<TrialRow, 4>;
 
 TrialRow as_row(const Element4& v) {
   return TrialRow{v[0], v[1], v[2], v[3]};
 }
 
-/// E(a, b) = a(phi_b, phi_a) of element (i, j) into the rows of its four vertices in macro m.
-template <class Matrix>
-void scatter(const Matrix& e, int i, int j, BandedMatrix<double>& M, int m) {
-  for (int a = 0; a < 4; ++a) {
-    const std::size_t row = node_index(M.n, i, j, a);
-    for (int b = 0; b < 4; ++b) M.at(kElementBand[a][b], m, row) += e[a][b];
-  }
-}
-
-/// Row r of an element matrix (test function r, the trial functions in the lanes) into the row
-/// of vertex r of element (i, j) in macro m.
-void scatter_row(const TrialRow& e, int r, int i, int j, BandedMatrix<double>& M, int m) {
+/// Row r of an element matrix, e[b] = a(phi_b, phi_r) (a TrialRow or an Element4), into the row of
+/// vertex r of element (i, j) in macro m.
+template <class Row>
+void scatter_row(const Row& e, int r, int i, int j, BandedMatrix<double>& M, int m) {
   const std::size_t row = node_index(M.n, i, j, r);
   for (int b = 0; b < 4; ++b) M.at(kElementBand[r][b], m, row) += e[b];
+}
+
+/// E(a, b) = a(phi_b, phi_a) of element (i, j) into the rows of its four vertices in macro m.
+void scatter(const ElementMatrix& e, int i, int j, BandedMatrix<double>& M, int m) {
+  for (int a = 0; a < 4; ++a) scatter_row(e[a], a, i, j, M, m);
 }
 
 /// Corners and, with convection, the nodal linearisation velocity of element (i, j).
