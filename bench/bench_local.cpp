@@ -230,7 +230,7 @@ double strip_gather_bandwidth(const Config& cfg, int level, int piece_bytes, int
 }
 
 /// Unknowns/s of a y-line sweep's moves without its relaxation: for every strip of the y-lines
-/// (512-byte pieces of the grid rows), x with its next line and b gathered into one of two
+/// (kYLineStrip pieces of the grid rows), x with its next line and b gathered into one of two
 /// alternating buffer sets, and x scattered back, as LineSmoother's lexicographic y-sweep moves
 /// them (its neighbour line copied from the previous set is left out: an n-element copy in
 /// cache). Beside the kernel table's y-line sweep, it tells what share of that sweep the moves
@@ -240,7 +240,7 @@ double strip_moves_rate(const Config& cfg, int level, int* macros) {
   const int n = quilt::accel::nodes_per_side(level);
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   const std::size_t ld = cpu::strip_buffer_stride<double>(n);
-  constexpr int kStrip = 512 / static_cast<int>(sizeof(double));
+  constexpr int kStrip = cpu::kYLineStrip<double>;
   *macros = macros_for(cfg, 2 * nn * sizeof(double));
   quilt::accel::StaggeredVector<double> x(nn * *macros, 1.0), b(nn * *macros, 0.5);
   std::vector<double> x_strip(2 * (kStrip + 2) * ld), b_strip(2 * kStrip * ld);

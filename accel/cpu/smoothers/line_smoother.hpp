@@ -33,6 +33,7 @@
 
 #include <vector>
 
+#include "accel/cpu/smoothers/grid_transpose.hpp"
 #include "accel/cpu/smoothers/line_kernels.hpp"
 #include "accel/cpu/smoothers/smoother.hpp"
 #include "accel/stencil_zones.hpp"
@@ -113,9 +114,8 @@ class LineSmoother final : public Smoother<T> {
   /// The line whose bands and factors line `line` of macro m reads (Line::from).
   int source_line(int m, int line, int n) const;
 
-  /// y-lines per strip: 8 cache lines of T in each grid row (n = 1025, 16 macros: 4
-  /// were 1.12-1.17 times slower, 16 1.03-1.06).
-  static constexpr int kStrip = 8 * 64 / static_cast<int>(sizeof(T));
+  /// y-lines per strip (grid_transpose.hpp).
+  static constexpr int kStrip = kYLineStrip<T>;
 
   T omega_;
   SweepOrder order_;
