@@ -107,6 +107,35 @@ TEST_P(ScalarOperators, LaplacianEnergyOfLinearFunctionIsExact) {
   EXPECT_NEAR(energy, (0.3 * 0.3 + 1.7 * 1.7) * GetParam().area, 1e-12);
 }
 
+// The weak derivatives int (d_k u_h) phi_i of a linear u = a x + b y + c are a int phi_i and
+// b int phi_i at every node: Q1 reproduces linear functions on any quadrilateral and 2x2 Gauss
+// integrates the products exactly. A swapped direction, a sign or a transposed element matrix
+// (int u_h d_k phi_i, whose rows do not give this) fails.
+TEST_P(ScalarOperators, WeakDerivativeOfLinearFunctionIsItsSlopeTimesTheLumpedMass) {
+  const CoarseMesh mesh = read_msh(mesh_path(GetParam().file));
+  const int level = 3;
+  const int n = accel::nodes_per_side(level);
+  const double slope[2] = {0.3, -1.7};
+  for (int c = 0; c < mesh.num_cells(); ++c) {
+    const MacroGeometry g = refine_macro(mesh, {}, c, level);
+    std::vector<double> u(static_cast<std::size_t>(n) * n), lumped(u.size());
+    for (std::size_t r = 0; r < u.size(); ++r) u[r] = slope[0] * g.x[r] + slope[1] * g.y[r] + 2.0;
+    assemble_lumped_mass(g, lumped.data());
+    for (int k = 0; k < 2; ++k) {
+      BandedMatrix<double> D(1, n);
+      add_derivative(g, k, D, 0);
+      for (std::size_t r = 0; r < u.size(); ++r) {
+        double du = 0;
+        for (int b = 0; b < accel::kBands; ++b)
+          if (D.at(b, 0, r) != 0.0)
+            du += D.at(b, 0, r) * u[static_cast<std::ptrdiff_t>(r) + accel::band_offset(b, n)];
+        EXPECT_NEAR(du, slope[k] * lumped[r], 1e-13)
+            << "macro " << c << " node " << r << " d_" << k;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Meshes, ScalarOperators,
                          ::testing::Values(MeshCase{"unit_square_4x2.msh", 1.0},
                                            MeshCase{"unit_square_unstructured.msh", 1.0},

@@ -10,6 +10,8 @@
 
 #include "accel/cpu/band_kernels.hpp"
 #include "dfg_problems.hpp"
+#include "fem/macro_elements.hpp"
+#include "fem/q1_element.hpp"
 #include "fem/scalar_assembly.hpp"
 #include "flow/level_velocity.hpp"
 #include "flow/navier_stokes_assembly.hpp"
@@ -246,6 +248,79 @@ TEST(GradientRecovery, ExactForQuadraticsOnUniformRectangles) {
   const double fine = recovery_error("unit_square_unstructured.msh", 5, comm);
   EXPECT_LT(fine, 0.3 * coarse);
   EXPECT_LT(fine, 5e-3);
+}
+
+// S(u) of flow/navier_stokes_operators.hpp, as ViscousResidualTerm applies it (band matrices
+// on the recovered gradient), against the element loop of its formula, on the cavity's uniform
+// rectangles (L = 2) with a constant w, where delta_K and tau_K are the same closed form on
+// every element: delta = (4 |w|^2 / h^2 + 16 nu^2 / h^4)^{-1/2} = tau, h^2 = |K|. A swapped,
+// transposed or mis-signed block fails, which the Newton tests cannot see (the residual and the
+// operator share S).
+TEST(ViscousResidual, BandFormIsTheElementFormula) {
+  const Communicator comm(MPI_COMM_WORLD);
+  NavierStokesParams params = cavity();
+  params.level = 2;
+  params.stabilisation.viscous_residual = ViscousResidual::reconstructed;
+  const FlowProblem problem(params, comm);
+  NavierStokesAssembly assembly(problem, params, comm);
+  const int L = problem.level;
+  const std::size_t nn = assembly.velocity().level(L).matrix.rows_per_macro(),
+                    N = problem.block_size();
+  const double w1 = 0.7, w2 = -0.4;
+  FlowVector v(N);
+  std::fill(v.u1().begin(), v.u1().end(), w1);
+  std::fill(v.u2().begin(), v.u2().end(), w2);
+  assembly.assemble(v, params.nu, 0.0);
+  LevelVector u1(N), u2(N);
+  for (int m = 0; m < problem.mesh.num_local(); ++m) {
+    const MacroGeometry& g = assembly.velocity().geometry(L, m);
+    for (std::size_t r = 0; r < nn; ++r) {
+      u1[m * nn + r] = std::sin(3 * g.x[r]) * std::cos(2 * g.y[r]);
+      u2[m * nn + r] = g.x[r] * g.x[r] * g.y[r] - 0.5 * g.y[r];
+    }
+  }
+  LevelVector y1(N, 0.0), y2(N, 0.0), yp(N, 0.0);
+  assembly.viscous_term()->add(u1.data(), u2.data(), y1.data(), y2.data(), yp.data());
+  NodalGradient G(N);
+  assembly.viscous_term()->recovery().recover(u1.data(), u2.data(), G);
+  const auto rule = gauss2x2();
+  double largest = 0, error = 0;
+  for (int m = 0; m < problem.mesh.num_local(); ++m) {
+    const MacroGeometry& g = assembly.velocity().geometry(L, m);
+    std::vector<double> e1(nn, 0.0), e2(nn, 0.0), ep(nn, 0.0);
+    for (int j = 0; j + 1 < g.n; ++j)
+      for (int i = 0; i + 1 < g.n; ++i) {
+        const MacroElement e = macro_element(g, i, j);
+        const double area =
+            0.5 * ((e.x[2] - e.x[0]) * (e.y[3] - e.y[1]) - (e.x[3] - e.x[1]) * (e.y[2] - e.y[0]));
+        const double advective = 2 * std::hypot(w1, w2) / std::sqrt(area);
+        const double diffusive = 4 * params.nu / area;
+        const double tau = 1 / std::sqrt(advective * advective + diffusive * diffusive);
+        for (const auto& gp : rule) {
+          const Q1Point q = evaluate_q1(e.x, e.y, gp);
+          const double weight = gp.weight * q.det_j;
+          std::array<double, 2> visc{};  // -nu div G_c at the point
+          for (int c = 0; c < 2; ++c)
+            for (int a = 0; a < 4; ++a)
+              visc[c] -= params.nu * (G.d[2 * c][m * nn + e.node[a]] * q.dphi_dx[a] +
+                                      G.d[2 * c + 1][m * nn + e.node[a]] * q.dphi_dy[a]);
+          for (int r = 0; r < 4; ++r) {
+            const double conv = w1 * q.dphi_dx[r] + w2 * q.dphi_dy[r];
+            e1[e.node[r]] += weight * tau * visc[0] * conv;
+            e2[e.node[r]] += weight * tau * visc[1] * conv;
+            ep[e.node[r]] += weight * tau * (visc[0] * q.dphi_dx[r] + visc[1] * q.dphi_dy[r]);
+          }
+        }
+      }
+    for (std::size_t r = 0; r < nn; ++r) {
+      const std::size_t k = m * nn + r;
+      largest = std::max({largest, std::abs(e1[r]), std::abs(e2[r]), std::abs(ep[r])});
+      error = std::max(
+          {error, std::abs(y1[k] - e1[r]), std::abs(y2[k] - e2[r]), std::abs(yp[k] - ep[r])});
+    }
+  }
+  EXPECT_GT(comm.max(largest), 0.0);
+  EXPECT_LT(comm.max(error), 1e-12 * comm.max(largest));
 }
 
 namespace {

@@ -99,6 +99,19 @@ void add_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, double sca
   });
 }
 
+void add_derivative(const MacroGeometry& g, int k, BandedMatrix<double>& A, int m) {
+  const auto rule = gauss2x2();
+  assemble_bilinear(g, A, m, [&](const auto& x, const auto& y, auto& e) {
+    for (const auto& gp : rule) {
+      const Q1Point q = evaluate_q1(x, y, gp);
+      const double w = gp.weight * q.det_j;
+      const auto& d = k == 0 ? q.dphi_dx : q.dphi_dy;
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) e[a][b] += w * q.phi[a] * d[b];
+    }
+  });
+}
+
 void assemble_lumped_mass(const MacroGeometry& g, double* diagonal) {
   std::fill(diagonal, diagonal + static_cast<std::size_t>(g.n) * g.n, 0.0);
   for_each_quadrature_point(g, gauss2x2(), [&](const MacroElement& e, const Q1Point& q, double w) {

@@ -22,6 +22,10 @@ void add_laplacian(const MacroGeometry& g, BandedMatrix<double>& A, int m, doubl
 /// Adds the consistent mass matrix int phi_j phi_i (2x2 Gauss, exact) into macro `m` of A.
 void add_mass(const MacroGeometry& g, BandedMatrix<double>& A, int m, double scale = 1.0);
 
+/// Adds the weak derivative int (d phi_j / d x_k) phi_i, k = 0 (x) or 1 (y), into macro `m` of
+/// A (2x2 Gauss, exact: det J grad phi_j is bilinear in the reference variables).
+void add_derivative(const MacroGeometry& g, int k, BandedMatrix<double>& A, int m);
+
 /// Lumped mass: the row sums of the consistent mass, i.e. int phi_i (n*n values).
 void assemble_lumped_mass(const MacroGeometry& g, double* diagonal);
 

@@ -326,35 +326,40 @@ void add_inflow_robin_term(const MacroGeometry& g, const MacroVelocity& w,
   }
 }
 
-void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
-                          double nu, bool convection, const Stabilisation& stab, double* y1,
-                          double* y2, double* yp) {
+void add_viscous_residual_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                 bool convection, const Stabilisation& stab,
+                                 const ViscousResidualBlocks& blocks, int m) {
   const int n = g.n;
   const auto rule = gauss2x2();
   ElementData d;
-  ElementGradient ge{};
+  std::array<FlowPoint, 4> points;
   for (int j = 0; j + 1 < n; ++j)
     for (int i = 0; i + 1 < n; ++i) {
       gather(g, w, convection, i, j, d);
-      gather_gradient(G, n, i, j, ge);
       const ElementStabilisation s = element_stabilisation(d, nu, convection, stab);
-      Element4 e1{}, e2{}, ep{};
-      for (const auto& gp : rule) {
-        const FlowPoint f = flow_point(d, gp);
-        const auto visc = viscous_part(ge, f.q, nu);
-        for (int r = 0; r < 4; ++r) {
-          // SUPG delta_K (-nu Laplace_h u, (w.grad) v)_K and PSPG tau_K (-nu Laplace_h u,
-          // grad q)_K: the viscous terms of the residuals in the blocks' B, D, C.
-          e1[r] += f.weight * s.delta * visc[0] * f.conv[r];
-          e2[r] += f.weight * s.delta * visc[1] * f.conv[r];
-          ep[r] += f.weight * s.pspg * (visc[0] * f.q.dphi_dx[r] + visc[1] * f.q.dphi_dy[r]);
+      for (std::size_t q = 0; q < rule.size(); ++q) points[q] = flow_point(d, rule[q]);
+      for (int r = 0; r < 4; ++r) {  // test function phi_r / psi_r
+        TrialRow x{}, y{}, xx{}, xy{}, yx{}, yy{};
+        for (const FlowPoint& f : points) {
+          // -nu times the trial functions' derivatives: -nu div G_h = sum_t -nu (G_c1,t d_x phi_t
+          // + G_c2,t d_y phi_t).
+          const TrialRow dx_t = -nu * as_row(f.q.dphi_dx), dy_t = -nu * as_row(f.q.dphi_dy);
+          const double supg = f.weight * s.delta * f.conv[r];
+          const double pspg_x = f.weight * s.pspg * f.q.dphi_dx[r];
+          const double pspg_y = f.weight * s.pspg * f.q.dphi_dy[r];
+          x += supg * dx_t;
+          y += supg * dy_t;
+          xx += pspg_x * dx_t;
+          xy += pspg_x * dy_t;
+          yx += pspg_y * dx_t;
+          yy += pspg_y * dy_t;
         }
-      }
-      for (int a = 0; a < 4; ++a) {
-        const std::size_t r = node_index(n, i, j, a);
-        y1[r] += e1[a];
-        y2[r] += e2[a];
-        yp[r] += ep[a];
+        scatter_row(x, r, i, j, *blocks.x, m);
+        scatter_row(y, r, i, j, *blocks.y, m);
+        scatter_row(xx, r, i, j, *blocks.xx, m);
+        scatter_row(xy, r, i, j, *blocks.xy, m);
+        scatter_row(yx, r, i, j, *blocks.yx, m);
+        scatter_row(yy, r, i, j, *blocks.yy, m);
       }
     }
 }

@@ -34,7 +34,7 @@
 // gradient (Jansen, Collis, Whiting & Shakib 1999; flow/viscous_residual.hpp), and enters as
 //   S(u)_i   = sum_K delta_K (-nu div G_h(u), (w.grad) phi_i)_K       (momentum rows),
 //   S(u)_p,i = sum_K tau_K (-nu div G_h(u), grad psi_i)_K              (continuity rows),
-// linear in u, applied matrix-free beside the blocks (add_viscous_residual).
+// linear in u: band matrices acting on G_h(u) (ViscousResidualBlocks), beside the blocks.
 //
 // Stabilisation parameters per element K (Tezduyar & Osawa 2000; mesh-dependent scaling as in
 // Apel, Knopp & Lube 2008): with |w|_K the velocity magnitude at the element centre and h_K the
@@ -240,13 +240,27 @@ void add_time_derivative_load(const MacroGeometry& g, const MacroVelocity& w, do
                               bool convection, const Stabilisation& stab, const MacroVelocity& z,
                               double* y1, double* y2, double* yp);
 
-/// y += S(u) of the header on macro m (type-0, n*n values each): the viscous part of the SUPG
-/// (y1, y2) and PSPG (yp) element residuals, -nu div G_h with G = G_h(u) the recovered gradient
-/// of the velocity u, and tau_K, delta_K, w those of the blocks linearised at w (2x2 Gauss, as
-/// the blocks). Linear in u: the blocks plus S form the consistent operator K(w).
-void add_viscous_residual(const MacroGeometry& g, const MacroVelocity& w, const MacroGradient& G,
-                          double nu, bool convection, const Stabilisation& stab, double* y1,
-                          double* y2, double* yp);
+/// S(u) of the header at a linearisation as band matrices acting on the recovered gradient
+/// G = G_h(u) (type-0, macros of the finest level): the viscous part of the SUPG residual,
+/// delta_K (-nu div G_c, (w.grad) phi_i)_K for component c, is x G_c1 + y G_c2 with
+/// x(i, j) = -nu sum_K delta_K (d_x phi_j, (w.grad) phi_i)_K and y likewise with d_y phi_j; that
+/// of the PSPG residual, tau_K (-nu div G_h, grad psi_i)_K, is xx G_11 + xy G_12 + yx G_21 +
+/// yy G_22 with xy(i, j) = -nu sum_K tau_K (d_y phi_j, d_x psi_i)_K and so on (2x2 Gauss, as the
+/// blocks). S is linear in u and its coefficients depend on w only: a Krylov solve applies them
+/// as band products instead of an element loop per product.
+struct ViscousResidualBlocks {
+  accel::BandedMatrix<double>* x;
+  accel::BandedMatrix<double>* y;
+  accel::BandedMatrix<double>* xx;
+  accel::BandedMatrix<double>* xy;
+  accel::BandedMatrix<double>* yx;
+  accel::BandedMatrix<double>* yy;
+};
+
+/// Adds ViscousResidualBlocks at the linearisation (w, nu, stab) into macro m of each block.
+void add_viscous_residual_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
+                                 bool convection, const Stabilisation& stab,
+                                 const ViscousResidualBlocks& blocks, int m);
 
 /// The numbers of one 2x2-element patch P of the local projection stabilisation
 /// (PressureStabilisation::local_projection), for its nine nodes k (grid order in P):

@@ -3,30 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fem/macro_elements.hpp"
+#include "accel/cpu/band_kernels.hpp"
+#include "fem/scalar_assembly.hpp"
 #include "mesh/macro_nodes.hpp"
 
 namespace quilt {
 namespace {
-
-/// load[2c + k]_i = int d_k u_c,h phi_i over the macro (type-0, overwritten). 2x2 Gauss is exact:
-/// det J grad u_h and phi_i are bilinear in the reference variables.
-void gradient_load(const MacroGeometry& g, const double* u1, const double* u2,
-                   const std::array<double*, 4>& load) {
-  const std::size_t nn = static_cast<std::size_t>(g.n) * g.n;
-  for (double* f : load) std::fill(f, f + nn, 0.0);
-  for_each_quadrature_point(g, gauss2x2(), [&](const MacroElement& e, const Q1Point& q, double w) {
-    std::array<double, 4> grad{};  // {du1/dx, du1/dy, du2/dx, du2/dy}
-    for (int a = 0; a < 4; ++a) {
-      grad[0] += u1[e.node[a]] * q.dphi_dx[a];
-      grad[1] += u1[e.node[a]] * q.dphi_dy[a];
-      grad[2] += u2[e.node[a]] * q.dphi_dx[a];
-      grad[3] += u2[e.node[a]] * q.dphi_dy[a];
-    }
-    for (int a = 0; a < 4; ++a)
-      for (int f = 0; f < 4; ++f) load[f][e.node[a]] += w * grad[f] * q.phi[a];
-  });
-}
 
 /// Grid offset from a node of local edge k to its inward neighbour (mesh/macro_nodes.hpp order).
 std::ptrdiff_t inward_offset(int n, int k) {
@@ -74,6 +56,12 @@ GradientRecovery::GradientRecovery(const LevelHierarchy& velocity, const LevelVe
       extrapolations_(lumped_mass.size(), 0.0),
       scratch_(lumped_mass.size()) {
   const std::size_t nn = velocity.level(level_).matrix.rows_per_macro();
+  const auto macros = static_cast<int>(boundary_edges.size());
+  for (int k = 0; k < 2; ++k) {
+    derivative_[k] = accel::BandedMatrix<double>(macros, velocity.level(level_).n);
+    for (int m = 0; m < macros; ++m)
+      add_derivative(velocity.geometry(level_, m), k, derivative_[k], m);
+  }
   for (std::size_t m = 0; m < boundary_edges.size(); ++m)
     for_each_boundary_line(
         velocity.geometry(level_, static_cast<int>(m)), boundary_edges[m],
@@ -87,13 +75,12 @@ void GradientRecovery::recover(const double* u1, const double* u2, NodalGradient
 }
 
 void GradientRecovery::project(const double* u1, const double* u2, NodalGradient& G) const {
+  // d[2c + k]_i = int d_k u_c,h phi_i (type-0): the weak derivatives, both components in one
+  // pass over each matrix.
   const GlobalLevel& finest = velocity_->level(level_);
-  const std::size_t nn = finest.matrix.rows_per_macro();
-  for (std::size_t m = 0; m < boundary_edges_->size(); ++m) {
-    const std::size_t o = m * nn;
-    gradient_load(velocity_->geometry(level_, static_cast<int>(m)), u1 + o, u2 + o,
-                  {G.d[0].data() + o, G.d[1].data() + o, G.d[2].data() + o, G.d[3].data() + o});
-  }
+  for (int k = 0; k < 2; ++k)
+    accel::cpu::spmv_pair<double>(derivative_[k], nullptr, u1, u2, G.d[k].data(),
+                                  G.d[2 + k].data());
   const LevelVector& mass = *lumped_mass_;
   for (auto& f : G.d) {
     finest.shared->sum(f.data());
@@ -131,18 +118,42 @@ ViscousResidualTerm::ViscousResidualTerm(const LevelHierarchy& velocity,
                                          const std::vector<std::array<bool, 4>>& boundary_edges)
     : velocity_(&velocity),
       recovery_(velocity, lumped_mass, boundary_edges),
-      gradient_(lumped_mass.size()) {}
+      gradient_(lumped_mass.size()) {
+  for (auto& block : blocks_)
+    block = accel::BandedMatrix<double>(static_cast<int>(boundary_edges.size()),
+                                        velocity.level(velocity.finest()).n);
+}
+
+void ViscousResidualTerm::linearise(const Linearisation& at) {
+  // delta_K = 0 without convection or SUPG, and the PSPG rows carry C alone with local projection.
+  supg_ = at.convection && at.stab.params.supg_scale != 0.0;
+  pspg_ = at.stab.params.pressure == PressureStabilisation::pspg;
+  const int L = velocity_->finest();
+  const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
+  for (auto& block : blocks_) block.fill(0.0);
+  const ViscousResidualBlocks blocks{&blocks_[0], &blocks_[1], &blocks_[2],
+                                     &blocks_[3], &blocks_[4], &blocks_[5]};
+  for (int m = 0; m < blocks_[0].macros; ++m)
+    add_viscous_residual_blocks(velocity_->geometry(L, m), at.macro(m * nn), at.nu, at.convection,
+                                at.stab, blocks, m);
+}
 
 void ViscousResidualTerm::add(const double* u1, const double* u2, double* y1, double* y2,
                               double* yp) const {
   recovery_.recover(u1, u2, gradient_);
-  const int L = velocity_->finest();
-  const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
-  const auto macros = static_cast<int>(gradient_.d[0].size() / nn);
-  for (int m = 0; m < macros; ++m) {
-    const std::size_t o = m * nn;
-    add_viscous_residual(velocity_->geometry(L, m), at_.macro(o), gradient_.macro(m, nn), at_.nu,
-                         at_.convection, at_.stab, y1 + o, y2 + o, yp + o);
+  const auto& [x, y, xx, xy, yx, yy] = blocks_;
+  const auto& G = gradient_.d;
+  if (supg_) {
+    accel::cpu::spmv_add(x, G[0].data(), y1);
+    accel::cpu::spmv_add(y, G[1].data(), y1);
+    accel::cpu::spmv_add(x, G[2].data(), y2);
+    accel::cpu::spmv_add(y, G[3].data(), y2);
+  }
+  if (pspg_) {
+    accel::cpu::spmv_add(xx, G[0].data(), yp);
+    accel::cpu::spmv_add(xy, G[1].data(), yp);
+    accel::cpu::spmv_add(yx, G[2].data(), yp);
+    accel::cpu::spmv_add(yy, G[3].data(), yp);
   }
 }
 

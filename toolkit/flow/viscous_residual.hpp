@@ -61,6 +61,9 @@ class GradientRecovery {
   const LevelVector* lumped_mass_;
   const std::vector<std::array<bool, 4>>* boundary_edges_;
   int level_;
+  /// int (d phi_j / d x_k) phi_i on this rank's macros (type-0), k = x, y: the projection's
+  /// right-hand sides are their products with u (geometry only: assembled once).
+  std::array<accel::BandedMatrix<double>, 2> derivative_;
   LevelVector extrapolations_;     ///< per node: macro edges extrapolating into it (type-1)
   mutable NodalGradient scratch_;  ///< the extrapolated values, summed over those edges
 };
@@ -72,8 +75,9 @@ class ViscousResidualTerm {
   ViscousResidualTerm(const LevelHierarchy& velocity, const LevelVector& lumped_mass,
                       const std::vector<std::array<bool, 4>>& boundary_edges);
 
-  /// The linearisation of add() (with convection false, w and the SUPG part ignored).
-  void linearise(const Linearisation& at) { at_ = at; }
+  /// The linearisation of add() (with convection false, w and the SUPG part ignored): S's
+  /// blocks assembled at it.
+  void linearise(const Linearisation& at);
   /// y1, y2, yp (type-0, this rank's macros) += S(u), u type-1. Collective (the recovery).
   void add(const double* u1, const double* u2, double* y1, double* y2, double* yp) const;
 
@@ -82,7 +86,10 @@ class ViscousResidualTerm {
  private:
   const LevelHierarchy* velocity_;
   GradientRecovery recovery_;
-  Linearisation at_;
+  /// S's blocks at the last linearisation (finest level, this rank's macros): x, y, xx, xy, yx,
+  /// yy; supg_, pspg_: whether the momentum (x, y) and the continuity ones are not zero.
+  std::array<accel::BandedMatrix<double>, 6> blocks_;
+  bool supg_ = false, pspg_ = false;
   mutable NodalGradient gradient_;  ///< G_h(u) of the last add()
 };
 
