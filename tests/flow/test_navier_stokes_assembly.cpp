@@ -20,38 +20,11 @@
 #include "mesh_files.hpp"
 #include "parallel/communicator.hpp"
 #include "solvers/global_multigrid.hpp"
+#include "swirl_state.hpp"
 
 using namespace quilt;
 
 namespace {
-
-NavierStokesParams cavity() {
-  NavierStokesParams p;
-  p.mesh_file = mesh_path("unit_square_4x2.msh");
-  p.conditions = {"bottom noslip", "left noslip", "right noslip", "top velocity 1 0"};
-  p.level = 4;
-  p.nu = 1e-3;
-  return p;
-}
-
-/// The Dirichlet values with a swirl of strength s inside and a pressure, so that convection,
-/// SUPG and the Newton blocks all depend on s.
-FlowVector state(const FlowProblem& problem, const NavierStokesAssembly& assembly, double s) {
-  FlowVector v(problem.block_size());
-  const int L = problem.level;
-  const std::size_t nn = assembly.velocity().level(L).matrix.rows_per_macro();
-  for (int m = 0; m < problem.mesh.num_local(); ++m) {
-    const MacroGeometry& g = assembly.velocity().geometry(L, m);
-    for (std::size_t r = 0; r < nn; ++r) {
-      const double x = g.x[r], y = g.y[r];
-      v.u1()[m * nn + r] = s * std::sin(3 * x) * std::cos(2 * y);
-      v.u2()[m * nn + r] = -s * std::cos(3 * x) * std::sin(2 * y);
-      v.p()[m * nn + r] = s * x * y;
-    }
-  }
-  problem.impose_dirichlet_values(v);
-  return v;
-}
 
 void expect_bitwise_equal(const accel::BandedMatrix<double>& a,
                           const accel::BandedMatrix<double>& b, const char* what, int level) {

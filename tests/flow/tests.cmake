@@ -5,6 +5,7 @@ quilt_serial_test(test_flow_operators flow/test_navier_stokes_operators.cpp
 quilt_mpi_test(test_navier_stokes flow/test_navier_stokes_solver.cpp)
 quilt_mpi_test(test_velocity_multigrid flow/test_velocity_multigrid.cpp)
 quilt_mpi_test(test_least_squares_commutator flow/test_least_squares_commutator.cpp)
-quilt_mpi_test(test_navier_stokes_assembly flow/test_navier_stokes_assembly.cpp)
+quilt_mpi_test(test_navier_stokes_assembly flow/test_navier_stokes_assembly.cpp
+               flow/test_direct_solves.cpp)
 quilt_mpi_test(test_time_stepping flow/test_time_stepping.cpp)
 quilt_mpi_test(test_checkpoint flow/test_checkpoint.cpp)

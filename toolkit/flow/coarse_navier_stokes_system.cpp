@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 #include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "parallel/communicator.hpp"
+#include "solvers/solver_error.hpp"
 
 namespace quilt {
 namespace {
@@ -30,15 +32,20 @@ int choose_coarse_system_level(const CoarseMesh& mesh, int finest, std::size_t m
 }
 
 CoarseNavierStokesSystem::CoarseNavierStokesSystem(const LevelHierarchy& velocity, int level,
-                                                   bool constant_kernel)
+                                                   bool constant_kernel, int root)
     : velocity_(&velocity),
       level_(level),
       constant_kernel_(constant_kernel),
+      root_(root),
       blocks_(velocity.mesh().num_local(), velocity.level(level).n),
       newton_(velocity.mesh().num_local(), velocity.level(level).n),
       scratch_A_(velocity.mesh().num_local(), velocity.level(level).n) {
   const DistributedMesh& dm = velocity.mesh();
   const Communicator& comm = velocity.comm();
+  if (root < 0 || root >= comm.size())
+    throw SolverError("coarse Navier-Stokes system: root " + std::to_string(root) +
+                      " is not a rank of the " + std::to_string(comm.size()) +
+                      "-rank communicator");
   const GlobalNumbering numbering(dm.mesh, level);
   size_ = numbering.size();
   // Every in-grid band entry of this rank's macros, Dirichlet rows included (sum_gathered makes
@@ -50,13 +57,14 @@ CoarseNavierStokesSystem::CoarseNavierStokesSystem(const LevelHierarchy& velocit
     local_ids_.insert(local_ids_.end(), ids.begin(), ids.end());
   }
   std::vector<int> all_rows, all_cols, all_dirichlet, unused_counts, unused_displs;
-  gather_to_root(comm, own.rows, all_rows, MPI_INT, entry_counts_, entry_displs_);
-  gather_to_root(comm, own.cols, all_cols, MPI_INT, unused_counts, unused_displs);
-  gather_to_root(comm, own.dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs);
+  gather_to_root(comm, own.rows, all_rows, MPI_INT, entry_counts_, entry_displs_, root_);
+  gather_to_root(comm, own.cols, all_cols, MPI_INT, unused_counts, unused_displs, root_);
+  gather_to_root(comm, own.dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs,
+                 root_);
   std::vector<std::size_t> all_ids;  // only for each rank's count of level-H values
-  gather_to_root(comm, local_ids_, all_ids, MPI_UNSIGNED_LONG, counts_, displs_);
+  gather_to_root(comm, local_ids_, all_ids, MPI_UNSIGNED_LONG, counts_, displs_, root_);
   sent_.resize(kBlocks * entries_.size());
-  if (comm.rank() == 0) {
+  if (comm.rank() == root_) {
     dirichlet_.assign(size_, 0);
     for (int id : all_dirichlet) dirichlet_[id] = 1;
     build_pattern(all_rows, all_cols);
@@ -105,7 +113,7 @@ void CoarseNavierStokesSystem::build_pattern(const std::vector<int>& rows,
   K_.emplace(kFields * N, system_row_start_, system_column_);
 }
 
-void CoarseNavierStokesSystem::update(bool newton) {
+void CoarseNavierStokesSystem::gather_numbers(bool newton) {
   const accel::BandedMatrix<double>* blocks[kBlocks] = {&velocity_->level(level_).matrix,
                                                         &blocks_.B1,
                                                         &blocks_.B2,
@@ -126,16 +134,23 @@ void CoarseNavierStokesSystem::update(bool newton) {
       sent_[q * E + e] = blocks[q]->band[entries_[e].first][entries_[e].second];
   const Communicator& comm = velocity_->comm();
   std::vector<int> counts(comm.size()), displs(comm.size());
-  if (comm.rank() == 0)
+  if (comm.rank() == root_)
     for (int r = 0; r < comm.size(); ++r) {
       counts[r] = kBlocks * entry_counts_[r];
       displs[r] = kBlocks * entry_displs_[r];
     }
   check_mpi(MPI_Gatherv(sent_.data(), static_cast<int>(sent_.size()), MPI_DOUBLE, received_.data(),
-                        counts.data(), displs.data(), MPI_DOUBLE, 0, comm.handle()),
+                        counts.data(), displs.data(), MPI_DOUBLE, root_, comm.handle()),
             "MPI_Gatherv (coarse Navier-Stokes system)");
-  if (comm.rank() != 0) return;
-  sum_gathered(newton);
+  gathered_newton_ = newton;
+  factorised_ = false;
+}
+
+void CoarseNavierStokesSystem::factorise() {
+  if (factorised_) return;
+  factorised_ = true;  // on every rank: correct() checks it before its collectives
+  if (velocity_->comm().rank() != root_) return;
+  sum_gathered(gathered_newton_);
   K_->factorise();
 }
 
@@ -218,7 +233,11 @@ void CoarseNavierStokesSystem::correct(const std::array<const double*, 3>& r,
                                        const std::array<double*, 3>& c) {
   const auto t_start = std::chrono::steady_clock::now();
   const Communicator& comm = velocity_->comm();
-  const bool root = comm.rank() == 0;
+  const bool root = comm.rank() == root_;
+  if (!factorised_)
+    throw SolverError(
+        "coarse Navier-Stokes system: a solve on numbers that factorise() has not "
+        "seen");
   const std::size_t G = gathered_ids_.size();
   for (int f = 0; f < kFields; ++f) {
     if (!r[f]) continue;  // the same fields on every rank
@@ -226,7 +245,7 @@ void CoarseNavierStokesSystem::correct(const std::array<const double*, 3>& r,
     const LevelVector& coarse = restricted_[f][0];
     check_mpi(MPI_Gatherv(coarse.data(), static_cast<int>(coarse.size()), MPI_DOUBLE,
                           root ? gathered_.data() + f * G : nullptr, counts_.data(), displs_.data(),
-                          MPI_DOUBLE, 0, comm.handle()),
+                          MPI_DOUBLE, root_, comm.handle()),
               "MPI_Gatherv (coarse Navier-Stokes system)");
   }
   if (root) {
@@ -238,9 +257,9 @@ void CoarseNavierStokesSystem::correct(const std::array<const double*, 3>& r,
     if (constant_kernel_) rhs_[2 * size_] = 0.0;
     K_->solve(rhs_, solution_);
   }
-  check_mpi(
-      MPI_Bcast(solution_.data(), static_cast<int>(solution_.size()), MPI_DOUBLE, 0, comm.handle()),
-      "MPI_Bcast (coarse Navier-Stokes system)");
+  check_mpi(MPI_Bcast(solution_.data(), static_cast<int>(solution_.size()), MPI_DOUBLE, root_,
+                      comm.handle()),
+            "MPI_Bcast (coarse Navier-Stokes system)");
   for (int f = 0; f < kFields; ++f)
     if (c[f]) prolongate_field(f, c[f]);
   solve_seconds_ +=

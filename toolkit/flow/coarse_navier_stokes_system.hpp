@@ -15,11 +15,12 @@
 // What. The same discretisation rediscretised on H,
 //   K_H = [A_H + N11, N12, B1; N21, A_H + N22, B2; D1 + E1, D2 + E2, C]
 // (the Newton blocks in a Newton step, at the velocity and pressure injected into H), gathered
-// to rank 0 and factorised by UMFPACK. add_correction(r, c) adds P K_H^{-1} P^T r, P the
-// bilinear prolongation H -> L applied to each field (velocity and pressure are both Q1).
+// to one rank, its root, and factorised there by UMFPACK. add_correction(r, c) adds
+// P K_H^{-1} P^T r, P the bilinear prolongation H -> L applied to each field (velocity and
+// pressure are both Q1).
 //
 // Set up once (the gather plan, the 3N x 3N pattern, UMFPACK's symbolic analysis); update()
-// refreshes the numbers per linearisation.
+// refreshes the numbers per linearisation, in two halves as CoarseGridSolver's.
 
 #include <array>
 #include <optional>
@@ -47,8 +48,10 @@ class CoarseNavierStokesSystem {
  public:
   /// `velocity`: the velocity hierarchy (its level-H matrix is A_H, its Dirichlet mask that of
   /// the velocity); `constant_kernel`: the velocity is prescribed on the whole boundary, so the
-  /// pressure is determined up to a constant, which K_H fixes at one node.
-  CoarseNavierStokesSystem(const LevelHierarchy& velocity, int level, bool constant_kernel);
+  /// pressure is determined up to a constant, which K_H fixes at one node; `root`: the rank that
+  /// factorises and solves.
+  CoarseNavierStokesSystem(const LevelHierarchy& velocity, int level, bool constant_kernel,
+                           int root = 0);
   ~CoarseNavierStokesSystem();
   CoarseNavierStokesSystem(const CoarseNavierStokesSystem&) = delete;
   CoarseNavierStokesSystem& operator=(const CoarseNavierStokesSystem&) = delete;
@@ -60,7 +63,14 @@ class CoarseNavierStokesSystem {
   accel::BandedMatrix<double>& scratch_operator() { return scratch_A_; }
   NewtonCoupling& newton() { return newton_; }
   /// K_H from blocks(), the hierarchy's current A_H and, with `newton`, newton(); factorised.
-  void update(bool newton);
+  void update(bool newton) {
+    gather_numbers(newton);
+    factorise();
+  }
+  /// Collective: K_H's numbers to the root; factorise() must follow before a correction.
+  void gather_numbers(bool newton);
+  /// The LU of the numbers gathered last, on the root (once per gather; not collective).
+  void factorise();
 
   /// c += P K_H^{-1} P^T r for a type-1 defect r = [r1 | r2 | rp] of the finest level (c type-1).
   void add_correction(const LevelVector& r, LevelVector& c);
@@ -72,9 +82,9 @@ class CoarseNavierStokesSystem {
   double solve_seconds() const { return solve_seconds_; }
 
  private:
-  /// Rank 0: the CSR pattern of the nodes and of K_H from the gathered entries.
+  /// Root: the CSR pattern of the nodes and of K_H from the gathered entries.
   void build_pattern(const std::vector<int>& rows, const std::vector<int>& cols);
-  /// Rank 0: K_H's values from the gathered band entries, Dirichlet and pinned rows included.
+  /// Root: K_H's values from the gathered band entries, Dirichlet and pinned rows included.
   void sum_gathered(bool newton);
   /// P^T of one field of the finest level, level by level, into restricted_[field][0] (level H).
   void restrict_field(const double* fine, int field);
@@ -86,7 +96,10 @@ class CoarseNavierStokesSystem {
   const LevelHierarchy* velocity_;
   int level_;
   bool constant_kernel_;
-  std::size_t size_ = 0;  ///< global nodes of level H
+  int root_;
+  bool gathered_newton_ = false;  ///< the numbers gathered last hold the Newton blocks
+  bool factorised_ = false;       ///< factorise() has seen the numbers gathered last (every rank)
+  std::size_t size_ = 0;          ///< global nodes of level H
   FlowBlocks blocks_;
   NewtonCoupling newton_;
   accel::BandedMatrix<double> scratch_A_;
@@ -95,7 +108,7 @@ class CoarseNavierStokesSystem {
   std::vector<int> entry_counts_, entry_displs_;      ///< per rank: its band entries
   std::vector<std::pair<int, std::size_t>> entries_;  ///< (band, row) of every in-grid entry
   std::vector<double> sent_, received_;
-  // Rank 0 only:
+  // The root only:
   std::vector<int> row_start_, slot_, slot_row_;       ///< node pattern; slot and row of each entry
   std::vector<int> system_row_start_, system_column_;  ///< K_H's pattern (3N x 3N)
   std::vector<char> dirichlet_;                        ///< global velocity Dirichlet mask

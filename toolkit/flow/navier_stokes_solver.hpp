@@ -116,7 +116,8 @@ class NavierStokesSolver {
 
   /// K(v) at the current v (its multigrids follow in update_multigrids()).
   void assemble(double nu, double inverse_dtau);
-  /// The multigrids' numbers from the last assemble() (built at the first call).
+  /// The multigrids' numbers from the last assemble() (built at the first call); their coarse
+  /// grids' factorisations wait for factorise_coarse_grids().
   void update_multigrids();
   /// r = h + g - K(v) v - c M v, filtered; returns |r|. The operator holds (c + 1/dtau) M.
   double nonlinear_residual(double inverse_dtau);
@@ -133,8 +134,12 @@ class NavierStokesSolver {
   void store_momentum_residual(NavierStokesResult& result, double inverse_dtau) const;
   void add_multigrid_timings();
   /// K_H of the two-level preconditioner at the current linearisation, with the Newton blocks
-  /// in a Newton step, and which of its two corrections the next solves use.
+  /// in a Newton step, and which of its two corrections the next solves use; its factorisation
+  /// waits for factorise_coarse_grids().
   void update_coarse_system(double nu, bool newton);
+  /// The direct solves' factorisations of the numbers the updates gathered, each on its root
+  /// (coarse_roots in the .cpp), after all gathers: the roots factorise side by side.
+  void factorise_coarse_grids();
   /// The stage's block preconditioner (made at its first correction; at every one for the LSC),
   /// behind the two-level step where that pays, for the operator K of this correction.
   Preconditioner& preconditioner_for(Stage& stage, const LinearOperator& K);

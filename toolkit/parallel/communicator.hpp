@@ -67,22 +67,23 @@ class Communicator {
   int size_ = 1;
 };
 
-/// Collective: `local` of every rank into `all` on rank 0, with each rank's count and
+/// Collective: `local` of every rank into `all` on rank `root`, with each rank's count and
 /// displacement there (MPI_Gather of the counts, then MPI_Gatherv).
 template <class T>
 void gather_to_root(const Communicator& comm, const std::vector<T>& local, std::vector<T>& all,
-                    MPI_Datatype type, std::vector<int>& counts, std::vector<int>& displs) {
+                    MPI_Datatype type, std::vector<int>& counts, std::vector<int>& displs,
+                    int root = 0) {
   int count = static_cast<int>(local.size());
   counts.assign(comm.size(), 0);
   displs.assign(comm.size(), 0);
-  check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.handle()),
+  check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm.handle()),
             "MPI_Gather (counts)");
-  if (comm.rank() == 0) {
+  if (comm.rank() == root) {
     std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
     all.resize(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
   }
   check_mpi(MPI_Gatherv(local.data(), count, type, all.data(), counts.data(), displs.data(), type,
-                        0, comm.handle()),
+                        root, comm.handle()),
             "MPI_Gatherv");
 }
 

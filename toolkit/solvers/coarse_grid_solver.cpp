@@ -116,10 +116,13 @@ std::vector<std::size_t> gathered_node_ids(const DistributedMesh& dm,
   return ids_of;
 }
 
-CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
-    : hierarchy_(&hierarchy), level_(level) {
+CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level, int root)
+    : hierarchy_(&hierarchy), level_(level), root_(root) {
   const DistributedMesh& dm = hierarchy.mesh();
   const Communicator& comm = hierarchy.comm();
+  if (root < 0 || root >= comm.size())
+    throw SolverError("coarse grid: root " + std::to_string(root) + " is not a rank of the " +
+                      std::to_string(comm.size()) + "-rank communicator");
   const GlobalLevel& lev = hierarchy.level(level);
   const GlobalNumbering numbering(dm.mesh, level);
   global_size_ = numbering.size();
@@ -130,11 +133,12 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
   LevelEntries own = level_entries(dm, lev, numbering, true);
   entries_ = std::move(own.entries);
   std::vector<int> all_rows, all_cols, all_dirichlet, unused_counts, unused_displs;
-  gather_to_root(comm, own.rows, all_rows, MPI_INT, entry_counts_, entry_displacements_);
-  gather_to_root(comm, own.cols, all_cols, MPI_INT, unused_counts, unused_displs);
-  gather_to_root(comm, own.dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs);
+  gather_to_root(comm, own.rows, all_rows, MPI_INT, entry_counts_, entry_displacements_, root);
+  gather_to_root(comm, own.cols, all_cols, MPI_INT, unused_counts, unused_displs, root);
+  gather_to_root(comm, own.dirichlet_ids, all_dirichlet, MPI_INT, unused_counts, unused_displs,
+                 root);
 
-  if (comm.rank() == 0) {
+  if (comm.rank() == root) {
     const int N = static_cast<int>(global_size_);
     std::vector<char> is_dirichlet(N, 0);
     for (int id : all_dirichlet) is_dirichlet[id] = 1;
@@ -166,21 +170,27 @@ CoarseGridSolver::CoarseGridSolver(const LevelHierarchy& hierarchy, int level)
   displacements_.assign(comm.size(), 0);
   for (int c = 0; c < dm.mesh.num_cells(); ++c) counts_[dm.owner[c]] += static_cast<int>(nn);
   std::partial_sum(counts_.begin(), counts_.end() - 1, displacements_.begin() + 1);
-  if (comm.rank() == 0) gathered_ids_ = gathered_node_ids(dm, numbering, displacements_);
+  if (comm.rank() == root) gathered_ids_ = gathered_node_ids(dm, numbering, displacements_);
   sent_.resize(entries_.size());
-  if (comm.rank() == 0) received_.resize(all_rows.size());
+  if (comm.rank() == root) received_.resize(all_rows.size());
   update();
 }
 
-void CoarseGridSolver::update() {
+void CoarseGridSolver::gather_numbers() {
   const accel::BandedMatrix<double>& A = hierarchy_->level(level_).matrix;
   for (std::size_t e = 0; e < entries_.size(); ++e)
     sent_[e] = A.band[entries_[e].first][entries_[e].second];
   check_mpi(MPI_Gatherv(sent_.data(), static_cast<int>(sent_.size()), MPI_DOUBLE, received_.data(),
-                        entry_counts_.data(), entry_displacements_.data(), MPI_DOUBLE, 0,
+                        entry_counts_.data(), entry_displacements_.data(), MPI_DOUBLE, root_,
                         hierarchy_->comm().handle()),
             "MPI_Gatherv (coarse matrix)");
-  if (hierarchy_->comm().rank() != 0) return;
+  factorised_ = false;
+}
+
+void CoarseGridSolver::factorise() {
+  if (factorised_) return;
+  factorised_ = true;  // on every rank: solve() checks it before its collectives
+  if (hierarchy_->comm().rank() != root_) return;
   const std::span<double> value = factorisation_->values();
   std::copy(unit_rows_.begin(), unit_rows_.end(), value.begin());
   for (std::size_t t = 0; t < received_.size(); ++t)
@@ -192,15 +202,18 @@ CoarseGridSolver::~CoarseGridSolver() = default;
 
 void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
   const Communicator& comm = hierarchy_->comm();
-  if (comm.rank() == 0) {
+  const bool root = comm.rank() == root_;
+  if (!factorised_)
+    throw SolverError("coarse grid: solve() on gathered numbers that factorise() has not seen");
+  if (root) {
     gathered_.resize(gathered_ids_.size());
     scattered_.resize(gathered_ids_.size());
     rhs_.resize(global_size_);
   }
   check_mpi(MPI_Gatherv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, gathered_.data(),
-                        counts_.data(), displacements_.data(), MPI_DOUBLE, 0, comm.handle()),
+                        counts_.data(), displacements_.data(), MPI_DOUBLE, root_, comm.handle()),
             "MPI_Gatherv (coarse defect)");
-  if (comm.rank() == 0) {
+  if (root) {
     std::fill(rhs_.begin(), rhs_.end(), 0.0);
     for (std::size_t i = 0; i < gathered_.size(); ++i) rhs_[gathered_ids_[i]] = gathered_[i];
     factorisation_->solve(rhs_, solution_);
@@ -208,7 +221,7 @@ void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
   }
   x.resize(b.size());
   check_mpi(MPI_Scatterv(scattered_.data(), counts_.data(), displacements_.data(), MPI_DOUBLE,
-                         x.data(), static_cast<int>(x.size()), MPI_DOUBLE, 0, comm.handle()),
+                         x.data(), static_cast<int>(x.size()), MPI_DOUBLE, root_, comm.handle()),
             "MPI_Scatterv (coarse correction)");
   filter(hierarchy_->level(level_).dirichlet, x);
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The coarse level Lc of the global multigrid (design.md §6): its matrix is gathered to rank 0
-// and factorised once with UMFPACK (Davis 2004); every cycle gathers the type-1 defect,
-// solves on rank 0 and scatters the correction back to the macros' copies.
+// The coarse level Lc of the global multigrid (design.md §6): its matrix is gathered to one rank,
+// its root, and factorised there with UMFPACK (Davis 2004); every cycle gathers the type-1
+// defect, solves on the root and scatters the correction back to the macros' copies.
 
 #include <cstddef>
 #include <optional>
@@ -43,9 +43,9 @@ class UmfpackFactorisation {
   void* numeric_ = nullptr;
 };
 
-/// The in-grid band entries of this rank's macros on one level (type-0 parts, which rank 0 adds
+/// The in-grid band entries of this rank's macros on one level (type-0 parts, which the root adds
 /// up) in the global numbering, whatever their values, so that the pattern holds for every later
-/// update: what a matrix gathered to rank 0 is made of. The Dirichlet nodes' global ids are
+/// update: what a matrix gathered to a root is made of. The Dirichlet nodes' global ids are
 /// listed; with skip_dirichlet_rows their rows are left out of the entries.
 struct LevelEntries {
   std::vector<std::pair<int, std::size_t>> entries;  ///< (band, type-0 row) of each entry
@@ -55,25 +55,35 @@ struct LevelEntries {
 LevelEntries level_entries(const DistributedMesh& dm, const GlobalLevel& level,
                            const GlobalNumbering& numbering, bool skip_dirichlet_rows);
 
-/// Rank 0: the positions of gathered entries sorted by global row, then column (stable: equal
+/// The root: the positions of gathered entries sorted by global row, then column (stable: equal
 /// entries keep the gathered order, so their sum is deterministic for a given rank count).
 std::vector<std::size_t> row_major_order(const std::vector<int>& rows,
                                          const std::vector<int>& cols);
 
-/// The global node id of every value of a level vector gathered to rank 0 rank after rank (each
+/// The global node id of every value of a level vector gathered to a root rank after rank (each
 /// rank's macros ascending, rank r's values from displacements[r]).
 std::vector<std::size_t> gathered_node_ids(const DistributedMesh& dm,
                                            const GlobalNumbering& numbering,
                                            const std::vector<int>& displacements);
 
 /// The set-up (gather plan, pattern, symbolic analysis) is made once; update() gathers the
-/// level's current numbers and refactorises.
+/// level's current numbers and refactorises. The two halves of update() are public so that a
+/// solver with several direct solves on different roots gathers all of them before any root
+/// factorises: the factorisations then run side by side (NavierStokesSolver).
 class CoarseGridSolver {
  public:
-  CoarseGridSolver(const LevelHierarchy& hierarchy, int level);
+  /// `root`: the rank that holds the factors and solves.
+  CoarseGridSolver(const LevelHierarchy& hierarchy, int level, int root = 0);
   ~CoarseGridSolver();
   /// Refactorises with the level's current matrix (LevelHierarchy::assemble changed it).
-  void update();
+  void update() {
+    gather_numbers();
+    factorise();
+  }
+  /// Collective: the level's current matrix to the root; factorise() must follow before solve().
+  void gather_numbers();
+  /// The LU of the numbers gathered last, on the root (once per gather; not collective).
+  void factorise();
   /// x = A_c^{-1} b for a type-1 defect b; x is type-1 and zero on Dirichlet nodes.
   void solve(const LevelVector& b, LevelVector& x) const;
   std::size_t global_size() const { return global_size_; }
@@ -81,19 +91,21 @@ class CoarseGridSolver {
  private:
   const LevelHierarchy* hierarchy_;
   int level_;
+  int root_;
+  bool factorised_ = false;  ///< factorise() has seen the numbers gathered last (every rank)
   std::size_t global_size_ = 0;
-  /// This rank's entries sent to rank 0: band k, row r of the level's type-0 matrix.
+  /// This rank's entries sent to the root: band k, row r of the level's type-0 matrix.
   std::vector<std::pair<int, std::size_t>> entries_;
-  std::vector<int> entry_counts_, entry_displacements_;  ///< per rank (rank 0 only)
-  /// update()'s buffers, sized once: this rank's entries, and all ranks' (rank 0 only).
+  std::vector<int> entry_counts_, entry_displacements_;  ///< per rank (root only)
+  /// update()'s buffers, sized once: this rank's entries, and all ranks' (root only).
   std::vector<double> sent_, received_;
-  std::vector<int> slot_;                    ///< CSR position of every gathered entry (rank 0 only)
-  std::vector<double> unit_rows_;            ///< CSR values with the Dirichlet unit rows (rank 0)
-  std::vector<int> counts_, displacements_;  ///< per rank: values of its macros (rank 0 only)
-  std::vector<std::size_t> gathered_ids_;    ///< global id of every gathered value (rank 0 only)
-  std::optional<UmfpackFactorisation> factorisation_;  ///< on rank 0 only
-  /// solve()'s buffers (rank 0 but `scattered_`'s size), sized once: a flow solve calls it three
-  /// times per Krylov iteration.
+  std::vector<int> slot_;                    ///< CSR position of every gathered entry (root only)
+  std::vector<double> unit_rows_;            ///< CSR values with the Dirichlet unit rows (root)
+  std::vector<int> counts_, displacements_;  ///< per rank: values of its macros
+  std::vector<std::size_t> gathered_ids_;    ///< global id of every gathered value (root only)
+  std::optional<UmfpackFactorisation> factorisation_;  ///< on the root only
+  /// solve()'s buffers (root only), sized once: a flow solve calls it three times per Krylov
+  /// iteration.
   mutable std::vector<double> gathered_, rhs_, solution_, scattered_;
 };
 

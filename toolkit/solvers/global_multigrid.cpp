@@ -78,7 +78,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     if (local_[l])
       local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
-  coarse_.emplace(hierarchy, params_.coarse_level);
+  coarse_.emplace(hierarchy, params_.coarse_level, params_.coarse_root);
 }
 
 accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
@@ -113,7 +113,7 @@ std::vector<const accel::BandedMatrix<double>*> GlobalMultigrid::local_matrices(
   return levels;
 }
 
-void GlobalMultigrid::update() {
+void GlobalMultigrid::update(CoarseFactorisation when) {
   if (!params_.updatable)
     throw SolverError(
         "GlobalMultigrid::update: set up with updatable = false, its local coarse levels were "
@@ -124,7 +124,8 @@ void GlobalMultigrid::update() {
       local_[l]->update(local_matrices(l, fine));
     });
   }
-  coarse_->update();
+  coarse_->gather_numbers();
+  if (when == CoarseFactorisation::now) coarse_->factorise();
 }
 
 GlobalMultigrid::~GlobalMultigrid() = default;

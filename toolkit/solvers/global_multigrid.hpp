@@ -26,6 +26,7 @@ enum class SchwarzCombination { average, symmetric };
 
 struct GlobalMultigridParams {
   int coarse_level = 0;  ///< Lc: solved directly (UMFPACK)
+  int coarse_root = 0;   ///< the rank that factorises and solves Lc
   int pre_smooth = 1;    ///< Schwarz steps before restriction
   int post_smooth = 1;   ///< Schwarz steps after prolongation
   /// omega of the Schwarz step x += omega c; empty: schwarz_damping() of each level's local
@@ -69,6 +70,9 @@ struct MultigridTimings {
   double coarse_solve = 0.0;
 };
 
+/// When update() refactorises the coarse grid: at once, or at factorise_coarse().
+enum class CoarseFactorisation { now, deferred };
+
 /// Set up once per hierarchy (local coarse levels, local solvers with their buffers, the coarse
 /// grid's gather plan and symbolic factorisation); update() refreshes the numbers after
 /// LevelHierarchy::assemble (FEAT3's init_symbolic / init_numeric split).
@@ -88,8 +92,12 @@ class GlobalMultigrid final : public Preconditioner {
   ~GlobalMultigrid() override;
 
   /// Takes the hierarchy's current numbers: the local coarse levels recomputed, the local
-  /// solvers updated in place, the coarse grid refactorised. Timers keep running.
-  void update();
+  /// solvers updated in place, the coarse grid refactorised. Timers keep running. `deferred`:
+  /// the coarse grid's numbers are gathered, and factorise_coarse() must follow before apply()
+  /// (CoarseGridSolver: several roots factorising side by side).
+  void update(CoarseFactorisation when = CoarseFactorisation::now);
+  /// The coarse grid's factorisation that update(deferred) left to do (on its root).
+  void factorise_coarse() { coarse_->factorise(); }
 
   /// One cycle on the finest level from a zero initial guess: c ~ A^{-1} d.
   void apply(const LevelVector& d, LevelVector& c) override;
