@@ -33,8 +33,8 @@ GlobalMultigridParams with_coarse_grid(GlobalMultigridParams mg, const FlowProbl
 /// They are needed one after another, but refactorised together at each update, so that on
 /// different ranks the factorisations run side by side (factorise_coarse_grids). K_H, the
 /// largest, goes to the last rank; the pressure's to the second where there are three.
-/// DFG 2D-3, L = 4, t <= 0.5, 2 ranks: 150 factorisations of each, 0.41-0.44 s for the
-/// velocity's, 0.37-0.41 s for the pressure's, 0.52-0.56 s for K_H's, all on rank 0 before while
+/// DFG 2D-3, L = 4, t <= 0.5, 2 ranks: 150 factorisations of each, 0.37-0.41 s for the
+/// velocity's, 0.41-0.44 s for the pressure's, 0.52-0.56 s for K_H's, all on rank 0 before while
 /// rank 1 waited; with K_H on rank 1 the run takes 7.16 s instead of 8.12 s (docs/benchmarks.md).
 struct CoarseRoots {
   int velocity, pressure, coarse_system;
