@@ -354,12 +354,16 @@ void add_viscous_residual_blocks(const MacroGeometry& g, const MacroVelocity& w,
           yx += pspg_y * dx_t;
           yy += pspg_y * dy_t;
         }
-        scatter_row(x, r, i, j, *blocks.x, m);
-        scatter_row(y, r, i, j, *blocks.y, m);
-        scatter_row(xx, r, i, j, *blocks.xx, m);
-        scatter_row(xy, r, i, j, *blocks.xy, m);
-        scatter_row(yx, r, i, j, *blocks.yx, m);
-        scatter_row(yy, r, i, j, *blocks.yy, m);
+        if (blocks.x) {
+          scatter_row(x, r, i, j, *blocks.x, m);
+          scatter_row(y, r, i, j, *blocks.y, m);
+        }
+        if (blocks.xx) {
+          scatter_row(xx, r, i, j, *blocks.xx, m);
+          scatter_row(xy, r, i, j, *blocks.xy, m);
+          scatter_row(yx, r, i, j, *blocks.yx, m);
+          scatter_row(yy, r, i, j, *blocks.yy, m);
+        }
       }
     }
 }

@@ -257,7 +257,8 @@ struct ViscousResidualBlocks {
   accel::BandedMatrix<double>* yy;
 };
 
-/// Adds ViscousResidualBlocks at the linearisation (w, nu, stab) into macro m of each block.
+/// Adds ViscousResidualBlocks at the linearisation (w, nu, stab) into macro m of each block; a
+/// null pair (x, y: the SUPG rows; xx .. yy: the PSPG rows) is left out.
 void add_viscous_residual_blocks(const MacroGeometry& g, const MacroVelocity& w, double nu,
                                  bool convection, const Stabilisation& stab,
                                  const ViscousResidualBlocks& blocks, int m);

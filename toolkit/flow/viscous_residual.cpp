@@ -118,22 +118,34 @@ ViscousResidualTerm::ViscousResidualTerm(const LevelHierarchy& velocity,
                                          const std::vector<std::array<bool, 4>>& boundary_edges)
     : velocity_(&velocity),
       recovery_(velocity, lumped_mass, boundary_edges),
-      gradient_(lumped_mass.size()) {
-  for (auto& block : blocks_)
-    block = accel::BandedMatrix<double>(static_cast<int>(boundary_edges.size()),
-                                        velocity.level(velocity.finest()).n);
-}
+      gradient_(lumped_mass.size()) {}
 
 void ViscousResidualTerm::linearise(const Linearisation& at) {
   // delta_K = 0 without convection or SUPG, and the PSPG rows carry C alone with local projection.
   supg_ = at.convection && at.stab.params.supg_scale != 0.0;
   pspg_ = at.stab.params.pressure == PressureStabilisation::pspg;
+  if (!supg_ && !pspg_) return;
   const int L = velocity_->finest();
-  const std::size_t nn = velocity_->level(L).matrix.rows_per_macro();
-  for (auto& block : blocks_) block.fill(0.0);
-  const ViscousResidualBlocks blocks{&blocks_[0], &blocks_[1], &blocks_[2],
-                                     &blocks_[3], &blocks_[4], &blocks_[5]};
-  for (int m = 0; m < blocks_[0].macros; ++m)
+  const accel::BandedMatrix<double>& A = velocity_->level(L).matrix;
+  // Only the pairs that are not zero are stored: made at the first linearisation that needs
+  // them (Stokes keeps 4 of the 6 blocks, local projection 2), refilled in place after it.
+  auto pair = [&](std::size_t first, std::size_t count, bool used) {
+    for (std::size_t k = first; used && k < first + count; ++k) {
+      if (blocks_[k].macros == 0) blocks_[k] = accel::BandedMatrix<double>(A.macros, A.n);
+      blocks_[k].fill(0.0);
+    }
+    return used ? &blocks_[first] : nullptr;
+  };
+  accel::BandedMatrix<double>* momentum = pair(0, 2, supg_);
+  accel::BandedMatrix<double>* continuity = pair(2, 4, pspg_);
+  const ViscousResidualBlocks blocks{momentum,
+                                     momentum ? momentum + 1 : nullptr,
+                                     continuity,
+                                     continuity ? continuity + 1 : nullptr,
+                                     continuity ? continuity + 2 : nullptr,
+                                     continuity ? continuity + 3 : nullptr};
+  const std::size_t nn = A.rows_per_macro();
+  for (int m = 0; m < A.macros; ++m)
     add_viscous_residual_blocks(velocity_->geometry(L, m), at.macro(m * nn), at.nu, at.convection,
                                 at.stab, blocks, m);
 }

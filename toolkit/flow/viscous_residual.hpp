@@ -87,7 +87,8 @@ class ViscousResidualTerm {
   const LevelHierarchy* velocity_;
   GradientRecovery recovery_;
   /// S's blocks at the last linearisation (finest level, this rank's macros): x, y, xx, xy, yx,
-  /// yy; supg_, pspg_: whether the momentum (x, y) and the continuity ones are not zero.
+  /// yy; supg_, pspg_: whether the momentum (x, y) and the continuity ones are not zero. A pair
+  /// that is zero is not stored (empty).
   std::array<accel::BandedMatrix<double>, 6> blocks_;
   bool supg_ = false, pspg_ = false;
   mutable NodalGradient gradient_;  ///< G_h(u) of the last add()
