@@ -235,9 +235,7 @@ void CoarseNavierStokesSystem::correct(const std::array<const double*, 3>& r,
   const Communicator& comm = velocity_->comm();
   const bool root = comm.rank() == root_;
   if (!factorised_)
-    throw SolverError(
-        "coarse Navier-Stokes system: a solve on numbers that factorise() has not "
-        "seen");
+    throw SolverError("coarse Navier-Stokes system: a correction before factorise()");
   const std::size_t G = gathered_ids_.size();
   for (int f = 0; f < kFields; ++f) {
     if (!r[f]) continue;  // the same fields on every rank

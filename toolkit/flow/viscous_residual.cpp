@@ -129,21 +129,15 @@ void ViscousResidualTerm::linearise(const Linearisation& at) {
   const accel::BandedMatrix<double>& A = velocity_->level(L).matrix;
   // Only the pairs that are not zero are stored: made at the first linearisation that needs
   // them (Stokes keeps 4 of the 6 blocks, local projection 2), refilled in place after it.
-  auto pair = [&](std::size_t first, std::size_t count, bool used) {
-    for (std::size_t k = first; used && k < first + count; ++k) {
-      if (blocks_[k].macros == 0) blocks_[k] = accel::BandedMatrix<double>(A.macros, A.n);
-      blocks_[k].fill(0.0);
-    }
-    return used ? &blocks_[first] : nullptr;
-  };
-  accel::BandedMatrix<double>* momentum = pair(0, 2, supg_);
-  accel::BandedMatrix<double>* continuity = pair(2, 4, pspg_);
-  const ViscousResidualBlocks blocks{momentum,
-                                     momentum ? momentum + 1 : nullptr,
-                                     continuity,
-                                     continuity ? continuity + 1 : nullptr,
-                                     continuity ? continuity + 2 : nullptr,
-                                     continuity ? continuity + 3 : nullptr};
+  const std::array<bool, 6> used = {supg_, supg_, pspg_, pspg_, pspg_, pspg_};
+  std::array<accel::BandedMatrix<double>*, 6> block{};
+  for (std::size_t k = 0; k < block.size(); ++k) {
+    if (!used[k]) continue;
+    if (blocks_[k].macros == 0) blocks_[k] = accel::BandedMatrix<double>(A.macros, A.n);
+    blocks_[k].fill(0.0);
+    block[k] = &blocks_[k];
+  }
+  const ViscousResidualBlocks blocks{block[0], block[1], block[2], block[3], block[4], block[5]};
   const std::size_t nn = A.rows_per_macro();
   for (int m = 0; m < A.macros; ++m)
     add_viscous_residual_blocks(velocity_->geometry(L, m), at.macro(m * nn), at.nu, at.convection,

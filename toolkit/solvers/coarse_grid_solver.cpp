@@ -203,8 +203,7 @@ CoarseGridSolver::~CoarseGridSolver() = default;
 void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
   const Communicator& comm = hierarchy_->comm();
   const bool root = comm.rank() == root_;
-  if (!factorised_)
-    throw SolverError("coarse grid: solve() on gathered numbers that factorise() has not seen");
+  if (!factorised_) throw SolverError("coarse grid: solve() before factorise()");
   if (root) {
     gathered_.resize(gathered_ids_.size());
     scattered_.resize(gathered_ids_.size());
