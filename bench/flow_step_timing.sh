@@ -13,6 +13,7 @@
 #   ARGS_OLD / ARGS_NEW: extra keys for one build only, e.g. ARGS_OLD=--solver.local.precision=double
 #   to time REV with the settings it shipped with. A transient config (apps/configs/dfg_2d3.ini,
 #   with ARGS_OLD=--time.end=0.5 ARGS_NEW=--time.end=0.5) is timed per time step.
+#   REV = this: this build against itself, ARGS_OLD against ARGS_NEW (a key's two settings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:?usage: bench/flow_step_timing.sh REV [build-dir]}
@@ -20,13 +21,17 @@ NEW=${2:-build}/bin/quilt-flow
 LEVELS=${LEVELS:-6 7 8}; PAIRS=${PAIRS:-2}; NP=${NP:-2}
 CONFIG=${CONFIG:-apps/configs/cavity.ini}; MESH=${MESH:-meshes/unit_square_4x2.msh}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-TREE=build-rev-$REV
-if [ ! -x "$TREE/build/bin/quilt-flow" ]; then
-  [ -d "$TREE" ] || git worktree add --detach "$TREE" "$REV" > /dev/null
-  cmake -S "$TREE" -B "$TREE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-  cmake --build "$TREE/build" -j2 --target quilt-flow > /dev/null
+if [ "$REV" = this ]; then
+  OLD=$NEW
+else
+  TREE=build-rev-$REV
+  if [ ! -x "$TREE/build/bin/quilt-flow" ]; then
+    [ -d "$TREE" ] || git worktree add --detach "$TREE" "$REV" > /dev/null
+    cmake -S "$TREE" -B "$TREE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
+    cmake --build "$TREE/build" -j2 --target quilt-flow > /dev/null
+  fi
+  OLD=$TREE/build/bin/quilt-flow
 fi
-OLD=$TREE/build/bin/quilt-flow
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 for L in $LEVELS; do
@@ -42,6 +47,7 @@ for L in $LEVELS; do
     done
   done
 done
+[ "$REV" = this ] && REV="this ${ARGS_OLD:-}"
 python3 - "$OUT" "$LEVELS" "$PAIRS" "$REV" "$CONFIG" <<'PY'
 import json, statistics, sys
 out, levels, pairs, rev, config = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -59,7 +65,8 @@ def answer(who, L):
     value = f"c_D {r['drag']:.6f}" if "drag" in r else f"KE {r['kinetic_energy']:.8e}"
     if "time_steps" in r:  # linear_iterations: the last time step's
         its = round(r["linear_iterations_per_time_step"] * r["time_steps"])
-        return f"{value} at the end, {its} lin. it. in {r['time_steps']} time steps"
+        setups = f", {r['preconditioner_setups']} set-ups" if "preconditioner_setups" in r else ""
+        return f"{value} at the end, {its} lin. it. in {r['time_steps']} time steps{setups}"
     return f"{value}, {r['linear_iterations']['total']} lin. it."
 print(f"{config}, {pairs} alternated pairs, median; per step = per nonlinear step "
       "(per time step for a transient run)")

@@ -144,7 +144,11 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
      "diagonal velocity weight Q of solver.schur = lsc: diagonal (diag(A)) | mass (lumped mass)")
     ("solver.velocity.cycles", po::value<int>()->default_value(defaults.velocity_cycles),
      "velocity multigrid cycles per component in each preconditioner application (1: the "
-     "default; e.g. 8: a nearly exact velocity solve, to measure the Schur approximation alone)");
+     "default; e.g. 8: a nearly exact velocity solve, to measure the Schur approximation alone)")
+    ("solver.refresh_growth", number_key(defaults.refresh_growth),
+     "time steps: the preconditioner (multigrids, coarse factorisations) of an earlier solve is "
+     "kept until a solve needs this fraction more linear iterations per correction than the "
+     "fewest since it was set up (0: set up at every solve)");
   // clang-format on
 }
 
@@ -220,6 +224,7 @@ void read_linear(const Config& config, const Communicator& comm, NavierStokesPar
   p.coarse_system_nodes = static_cast<std::size_t>(
       config.get("solver.coarse_system.nodes", Range<long long>::at_least(0)));
   p.velocity_cycles = config.get("solver.velocity.cycles", Range<int>::at_least(1));
+  p.refresh_growth = config.get("solver.refresh_growth", Range<double>::at_least(0));
   const ScarcOptions scarc = read_scarc_options(config, comm);
   VelocitySmoother& v = p.velocity_smoother;
   v.type = parse_key(config, "solver.velocity.smoother", accel::parse_smoother);

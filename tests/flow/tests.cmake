@@ -1,7 +1,8 @@
 quilt_serial_test(test_flow_operators flow/test_navier_stokes_operators.cpp
                   flow/test_point_evaluation.cpp flow/test_flow_functionals.cpp
                   flow/test_time_series.cpp flow/test_boundary_conditions.cpp
-                  flow/test_step_size_control.cpp flow/test_newton_control.cpp)
+                  flow/test_step_size_control.cpp flow/test_newton_control.cpp
+                  flow/test_preconditioner_refresh.cpp)
 quilt_mpi_test(test_navier_stokes flow/test_navier_stokes_solver.cpp)
 quilt_mpi_test(test_velocity_multigrid flow/test_velocity_multigrid.cpp)
 quilt_mpi_test(test_least_squares_commutator flow/test_least_squares_commutator.cpp)

@@ -197,13 +197,17 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // The outputs of an instationary run: the series as CSV (one row per step, the same numbers as
 // the JSON), every k-th step as a PVTU listed in flow.pvd, and a checkpoint from which a
-// restarted run reproduces the uninterrupted run's results and files.
+// restarted run reproduces the uninterrupted run's results and files. The uninterrupted run
+// writes its checkpoints at the same steps: a checkpoint is where both set their preconditioner
+// up afresh (flow/preconditioner_refresh.hpp).
 TEST(ResultsFile, TransientRunWritesSeriesVtuCollectionAndCheckpoint) {
   const TempDir dir;
   const std::string whole = dir.file("whole.json"), series = dir.file("series.csv");
   const std::string vtu = dir.file("vtu"), checkpoint = dir.file("run.checkpoint");
-  Finished done = run(dir, transient_flow("--time.end=2 --results " + whole + " --series " +
-                                          series + " --vtu " + vtu + " --vtu-every 2"));
+  Finished done =
+      run(dir, transient_flow("--time.end=2 --results " + whole + " --series " + series +
+                              " --vtu " + vtu + " --vtu-every 2" + " --checkpoint " +
+                              dir.file("whole.checkpoint") + " --checkpoint-every 2"));
   ASSERT_EQ(done.status, 0) << done.errors;
   const Json file = Json::parse(contents(whole));
   const std::vector<std::string> rows = lines_of(contents(series));

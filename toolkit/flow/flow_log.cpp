@@ -56,14 +56,17 @@ void FlowLog::step(const NonlinearStep& s) const {
 
 void FlowLog::summary(const NavierStokesResult& r, const FlowQuantities& q) const {
   if (!writes_) return;
-  if (series_printed_)  // the iterations were those of the time steps
+  if (series_printed_) {  // the iterations were those of the time steps
     std::printf("  %zu dofs, kinetic energy %.8e, |div u| %.3e\n", r.dofs, q.kinetic_energy,
                 q.divergence_l2);
-  else
+    std::printf("  preconditioner set up for %d corrections (solver.refresh_growth)\n",
+                r.preconditioner_setups);
+  } else {
     std::printf(
         "  %zu dofs, %zu nonlinear steps, %d linear iterations, kinetic energy %.8e, |div u| "
         "%.3e\n",
         r.dofs, r.steps.size() - 1, total_linear_iterations(r), q.kinetic_energy, q.divergence_l2);
+  }
   const FlowTimings& t = r.timings;
   std::printf(
       "  time: total %.3f s, setup %.3f s, assembly %.3f s, linear %.3f s (local %.3f s, coarse "

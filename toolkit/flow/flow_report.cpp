@@ -98,6 +98,7 @@ void put_iterations(Json& j, const NavierStokesResult& r) {
   linear["total"] = total_linear_iterations(r);
   linear["per_step"] = per_step;
   j["nonlinear_residuals"] = residuals;
+  j["preconditioner_setups"] = r.preconditioner_setups;
 }
 
 void put_quantities(Json& j, const FlowQuantities& q) {

@@ -67,6 +67,10 @@ struct NavierStokesParams {
   /// preconditioner of design.md §8; more make step (1) a nearly exact velocity solve, which
   /// measures the Schur complement approximation on its own.
   int velocity_cycles = 1;
+  /// Time steps: the preconditioner set up for an earlier solve is kept until a solve needs
+  /// this fraction more linear iterations per correction than the fewest since its set-up
+  /// (flow/preconditioner_refresh.hpp); 0: set up at every solve.
+  double refresh_growth = 0.25;
   SchurApproximation schur = SchurApproximation::pcd;
   LscScaling lsc_scaling = LscScaling::diagonal;  ///< Q of the LSC (measurements: LscScaling)
   /// The coarse level of the two-level preconditioner (flow/two_level_flow_preconditioner.hpp):

@@ -81,7 +81,8 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
               !problem_.boundary.has_natural_outflow, nullptr, assembly_.matrix_free_terms()),
       v_(problem_.block_size()),
       r_(problem_.block_size()),
-      c_(problem_.block_size()) {
+      c_(problem_.block_size()),
+      refresh_(params.refresh_growth) {
   if (params.schur != SchurApproximation::mass) {  // A_p of PCD and LSC
     laplacian_.emplace(pressure_laplacian(problem_.mesh, comm, problem_.level));
     pressure_mg_.emplace(*laplacian_,
@@ -280,6 +281,7 @@ void NavierStokesSolver::add_multigrid_timings() {
 
 NavierStokesResult NavierStokesSolver::solve(const ProgressCallback& progress) {
   transient_ = {};
+  refresh_.forget();  // its corrections set up for the stationary operator
   std::vector<double> viscosities = params_.continuation;
   viscosities.push_back(params_.nu);
   return iterate(viscosities, progress);
@@ -355,6 +357,11 @@ NavierStokesResult NavierStokesSolver::iterate(const std::vector<double>& viscos
     }
     if (converged) break;
   }
+  if (transient_.history) {
+    int linear_iterations = 0;
+    for (const NonlinearStep& s : steps_) linear_iterations += s.linear_iterations;
+    refresh_.solved(corrections_, linear_iterations);
+  }
   if (steps_.empty())
     throw SolverError("Navier-Stokes: nonlinear.max_iter = " +
                       std::to_string(params_.nonlinear_max_iter) + " allows no step");
@@ -380,13 +387,20 @@ void NavierStokesSolver::correct(Stage& stage, NonlinearStep& log, double target
   // A time step starts close to its solution, and its operator changes little from one
   // nonlinear step to the next: the multigrids of the solve's first correction precondition its
   // later ones (DFG 2D-3, L = 4, t in [0, 0.2]: 1037 FGMRES iterations against 1036 with an
-  // update at every correction, and a third less assembly time), unless a correction missed its
-  // target. A stationary solve updates them at every correction, but for Stokes without
-  // pseudo-time: its operator is the same at every correction of a stage.
+  // update at every correction, and a third less assembly time), and those of an earlier solve
+  // the later solves while they work as well (flow/preconditioner_refresh.hpp), unless a
+  // correction missed its target. A stationary solve updates them at every correction, but for
+  // Stokes without pseudo-time: its operator is the same at every correction of a stage.
   const bool same_operator = transient_.history || (params_.stokes && stage.dtau == 0);
-  const bool first = transient_.history ? corrections_ == 0 : stage.k == 0;
+  const double mass_coefficient = transient_.history ? transient_.mass_coefficient : 0.0;
+  const bool first =
+      transient_.history ? corrections_ == 0 && refresh_.due(mass_coefficient) : stage.k == 0;
   const bool refreshed = !same_operator || first || refresh_multigrids_;
-  if (refreshed) update_multigrids();
+  if (refreshed) {
+    update_multigrids();
+    if (transient_.history) refresh_.set_up(mass_coefficient);
+    ++preconditioner_setups_;
+  }
   const bool newton = use_newton(stage, log.residual);
   newton_blocked_ = false;
   KrylovParams linear = params_.linear;
@@ -451,6 +465,7 @@ NavierStokesResult NavierStokesSolver::result(double solve_seconds) {
   result.dofs = dofs_;
   result.converged = true;
   result.steps = steps_;
+  result.preconditioner_setups = preconditioner_setups_;
   const auto v1 = v_.u1(), v2 = v_.u2(), p = v_.p();
   result.u1.assign(v1.begin(), v1.end());
   result.u2.assign(v2.begin(), v2.end());

@@ -35,6 +35,7 @@
 #include "flow/navier_stokes_params.hpp"
 #include "flow/navier_stokes_system.hpp"
 #include "flow/newton_control.hpp"
+#include "flow/preconditioner_refresh.hpp"
 #include "flow/pressure_schur.hpp"
 #include "solvers/global_multigrid.hpp"
 #include "solvers/krylov.hpp"
@@ -71,6 +72,9 @@ struct NavierStokesResult {
   bool converged = false;
   std::vector<NonlinearStep> steps;
   FlowTimings timings;
+  /// Corrections that set the preconditioner up (multigrids, direct solves), summed like the
+  /// timings: every correction of a stationary solve, few of a time-dependent run's.
+  int preconditioner_setups = 0;
   LevelVector u1, u2, p;  ///< this rank's macros, finest level, type-1
   /// The momentum rows of K(v) v - h evaluated without the Dirichlet unit rows (type-1): on a
   /// Dirichlet node it is the weak-form residual whose sum over a boundary part, with the test
@@ -100,6 +104,9 @@ class NavierStokesSolver {
 
   /// The boundary values at time t, imposed on the state and the load.
   void set_time(double t);
+  /// The next time step's solve sets the preconditioner up afresh
+  /// (flow/preconditioner_refresh.hpp).
+  void set_up_preconditioner_at_next_solve() { refresh_.request(); }
   /// The current iterate (u1, u2, p); an initial condition may be written into it.
   FlowVector& state() { return v_; }
   const FlowVector& state() const { return v_; }
@@ -178,6 +185,8 @@ class NavierStokesSolver {
   double pressure_weight_ = 0;       ///< c of the PCD pressure operator A_p + c C last assembled
   bool multigrids_current_ = false;  ///< the multigrids hold the last assemble()'s operators
   bool refresh_multigrids_ = false;  ///< the last correction missed its linear tolerance
+  PreconditionerRefresh refresh_;    ///< when a time step's solve sets up again
+  int preconditioner_setups_ = 0;
   MultigridTimings seen_velocity_, seen_pressure_;  ///< timer values already counted
   double seen_coarse_system_ = 0;
 };

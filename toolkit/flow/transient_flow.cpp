@@ -96,6 +96,9 @@ TransientFlowResult solve_transient_flow(
     if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
       write_checkpoint(output.checkpoint, stepper, solver, result.series, comm);
       write_csv(output.series_csv, result.series, comm);
+      // A restart sets its preconditioner up from the checkpoint's state: this run does too, so
+      // that both go on bitwise alike.
+      solver.set_up_preconditioner_at_next_solve();
     }
   }
   write_csv(output.series_csv, result.series, comm);
