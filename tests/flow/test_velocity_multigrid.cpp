@@ -162,7 +162,8 @@ TEST(VelocityMultigrid, PairCycleIsBitwiseTwoCycles) {
   // The Schur-complement preconditioner cycles both velocity components at once
   // (GlobalMultigrid::apply_pair): each must get bitwise the correction of a cycle of its own, at
   // every rank count, for float and double local solves, the fused ILU(0) and a smoother that
-  // sweeps one vector after the other, averaged and symmetric Schwarz steps.
+  // sweeps one vector after the other, averaged and symmetric Schwarz steps, and with the second
+  // component's coarse grid solved on a second root (coarse_pair_root; the same rank at 1).
   const int level = 5;
   with_vortex_operator(1e-2, level, true, [&](const LevelHierarchy& h) {
     const GlobalLevel& finest = h.level(level);
@@ -170,28 +171,31 @@ TEST(VelocityMultigrid, PairCycleIsBitwiseTwoCycles) {
     for (accel::Precision precision : {accel::Precision::float32, accel::Precision::float64})
       for (accel::SmootherType smoother : {accel::SmootherType::ilu, accel::SmootherType::aditrigs})
         for (SchwarzCombination combination :
-             {SchwarzCombination::average, SchwarzCombination::symmetric}) {
-          GlobalMultigridParams p;
-          p.local.precision = precision;
-          p.local.smoother = smoother;
-          p.coarse_level = choose_coarse_level(h.mesh().mesh, level, 200);
-          p.combination = combination;
-          p.pre_smooth = combination == SchwarzCombination::symmetric ? 2 : 1;
-          GlobalMultigrid mg(h, p);
-          LevelVector c0, c1, e0, e1;
-          mg.apply(d0, c0);
-          mg.apply(d1, c1);
-          const std::string what =
-              accel::to_string(precision) + " " + accel::to_string(smoother) +
-              (combination == SchwarzCombination::symmetric ? " symmetric" : " average");
-          for (int order = 0; order < 2; ++order) {  // again, with the vectors swapped
-            if (order == 0)
-              mg.apply_pair(d0, d1, e0, e1);
-            else
-              mg.apply_pair(d1, d0, e1, e0);
-            EXPECT_TRUE(bitwise_equal(e0, c0)) << what << ", first component, order " << order;
-            EXPECT_TRUE(bitwise_equal(e1, c1)) << what << ", second component, order " << order;
+             {SchwarzCombination::average, SchwarzCombination::symmetric})
+          for (int pair_root : {-1, h.comm().size() - 1}) {
+            GlobalMultigridParams p;
+            p.coarse_pair_root = pair_root;
+            p.local.precision = precision;
+            p.local.smoother = smoother;
+            p.coarse_level = choose_coarse_level(h.mesh().mesh, level, 200);
+            p.combination = combination;
+            p.pre_smooth = combination == SchwarzCombination::symmetric ? 2 : 1;
+            GlobalMultigrid mg(h, p);
+            LevelVector c0, c1, e0, e1;
+            mg.apply(d0, c0);
+            mg.apply(d1, c1);
+            const std::string what =
+                accel::to_string(precision) + " " + accel::to_string(smoother) +
+                (combination == SchwarzCombination::symmetric ? " symmetric" : " average") +
+                ", pair root " + std::to_string(pair_root);
+            for (int order = 0; order < 2; ++order) {  // again, with the vectors swapped
+              if (order == 0)
+                mg.apply_pair(d0, d1, e0, e1);
+              else
+                mg.apply_pair(d1, d0, e1, e0);
+              EXPECT_TRUE(bitwise_equal(e0, c0)) << what << ", first component, order " << order;
+              EXPECT_TRUE(bitwise_equal(e1, c1)) << what << ", second component, order " << order;
+            }
           }
-        }
   });
 }

@@ -36,14 +36,19 @@ GlobalMultigridParams with_coarse_grid(GlobalMultigridParams mg, const FlowProbl
 /// DFG 2D-3, L = 4, t <= 0.5, 2 ranks: 150 factorisations of each, 0.37-0.41 s for the
 /// velocity's, 0.41-0.44 s for the pressure's, 0.52-0.56 s for K_H's, all on rank 0 before while
 /// rank 1 waited; with K_H on rank 1 the run takes 7.16 s instead of 8.12 s (docs/benchmarks.md).
+/// A second copy of the velocity's factors solves the second component of each pair cycle
+/// (GlobalMultigrid::apply_pair) beside the first: on the third rank where there are four, else
+/// on the last, whose K_H is solved at another point of the preconditioner.
 struct CoarseRoots {
-  int velocity, pressure, coarse_system;
+  int velocity, velocity_pair, pressure, coarse_system;
 };
 CoarseRoots coarse_roots(int ranks) {
-  return {0, ranks >= 3 ? 1 : 0, ranks - 1};
+  return {0, ranks >= 4 ? 2 : ranks - 1, ranks >= 3 ? 1 : 0, ranks - 1};
 }
 
-GlobalMultigridParams velocity_multigrid(GlobalMultigridParams mg, const VelocitySmoother& s) {
+GlobalMultigridParams velocity_multigrid(GlobalMultigridParams mg, const VelocitySmoother& s,
+                                         int pair_root) {
+  mg.coarse_pair_root = pair_root;
   mg.local.smoother = s.type;
   mg.local.ordering = s.ordering;
   mg.local.damping = s.damping;
@@ -76,7 +81,7 @@ NavierStokesSolver::NavierStokesSolver(const NavierStokesParams& params, const C
       velocity_mg_params_(
           velocity_multigrid(with_coarse_grid(params.multigrid, problem_, params.coarse_threshold,
                                               coarse_roots(comm.size()).velocity),
-                             params.velocity_smoother)),
+                             params.velocity_smoother, coarse_roots(comm.size()).velocity_pair)),
       system_(assembly_.velocity().level(problem_.level), assembly_.blocks(),
               !problem_.boundary.has_natural_outflow, nullptr, assembly_.matrix_free_terms()),
       v_(problem_.block_size()),

@@ -200,11 +200,10 @@ void CoarseGridSolver::factorise() {
 
 CoarseGridSolver::~CoarseGridSolver() = default;
 
-void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
+void CoarseGridSolver::gather_defect(const LevelVector& b) const {
   const Communicator& comm = hierarchy_->comm();
-  const bool root = comm.rank() == root_;
   if (!factorised_) throw SolverError("coarse grid: solve() before factorise()");
-  if (root) {
+  if (comm.rank() == root_) {
     gathered_.resize(gathered_ids_.size());
     scattered_.resize(gathered_ids_.size());
     rhs_.resize(global_size_);
@@ -212,15 +211,22 @@ void CoarseGridSolver::solve(const LevelVector& b, LevelVector& x) const {
   check_mpi(MPI_Gatherv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, gathered_.data(),
                         counts_.data(), displacements_.data(), MPI_DOUBLE, root_, comm.handle()),
             "MPI_Gatherv (coarse defect)");
-  if (root) {
-    std::fill(rhs_.begin(), rhs_.end(), 0.0);
-    for (std::size_t i = 0; i < gathered_.size(); ++i) rhs_[gathered_ids_[i]] = gathered_[i];
-    factorisation_->solve(rhs_, solution_);
-    for (std::size_t i = 0; i < scattered_.size(); ++i) scattered_[i] = solution_[gathered_ids_[i]];
-  }
-  x.resize(b.size());
+}
+
+void CoarseGridSolver::solve_on_root() const {
+  if (hierarchy_->comm().rank() != root_) return;
+  std::fill(rhs_.begin(), rhs_.end(), 0.0);
+  for (std::size_t i = 0; i < gathered_.size(); ++i) rhs_[gathered_ids_[i]] = gathered_[i];
+  factorisation_->solve(rhs_, solution_);
+  for (std::size_t i = 0; i < scattered_.size(); ++i) scattered_[i] = solution_[gathered_ids_[i]];
+}
+
+void CoarseGridSolver::scatter_correction(LevelVector& x) const {
+  const Communicator& comm = hierarchy_->comm();
+  const int size = counts_[comm.rank()];
+  x.resize(static_cast<std::size_t>(size));
   check_mpi(MPI_Scatterv(scattered_.data(), counts_.data(), displacements_.data(), MPI_DOUBLE,
-                         x.data(), static_cast<int>(x.size()), MPI_DOUBLE, root_, comm.handle()),
+                         x.data(), size, MPI_DOUBLE, root_, comm.handle()),
             "MPI_Scatterv (coarse correction)");
   filter(hierarchy_->level(level_).dirichlet, x);
 }

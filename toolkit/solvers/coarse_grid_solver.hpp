@@ -84,8 +84,20 @@ class CoarseGridSolver {
   void gather_numbers();
   /// The LU of the numbers gathered last, on the root (once per gather; not collective).
   void factorise();
-  /// x = A_c^{-1} b for a type-1 defect b; x is type-1 and zero on Dirichlet nodes.
-  void solve(const LevelVector& b, LevelVector& x) const;
+  /// x = A_c^{-1} b for a type-1 defect b; x is type-1 and zero on Dirichlet nodes:
+  /// gather_defect, solve_on_root, scatter_correction.
+  void solve(const LevelVector& b, LevelVector& x) const {
+    gather_defect(b);
+    solve_on_root();
+    scatter_correction(x);
+  }
+  /// solve() in its three steps, so that two solvers on different roots solve side by side:
+  /// both gather, both roots solve, both scatter. Collective: b to the root.
+  void gather_defect(const LevelVector& b) const;
+  /// The solve of the defect gathered last, on the root (not collective; nothing elsewhere).
+  void solve_on_root() const;
+  /// Collective: the root's solution to every rank's macros, into x (sized like the defect).
+  void scatter_correction(LevelVector& x) const;
   std::size_t global_size() const { return global_size_; }
 
  private:

@@ -79,6 +79,8 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
       local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level, params_.coarse_root);
+  if (params_.coarse_pair_root >= 0 && params_.coarse_pair_root != params_.coarse_root)
+    coarse_pair_.emplace(hierarchy, params_.coarse_level, params_.coarse_pair_root);
 }
 
 accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
@@ -125,7 +127,15 @@ void GlobalMultigrid::update(CoarseFactorisation when) {
     });
   }
   coarse_->gather_numbers();
-  if (when == CoarseFactorisation::now) coarse_->factorise();
+  if (coarse_pair_) coarse_pair_->gather_numbers();
+  if (when == CoarseFactorisation::now) factorise_coarse();
+}
+
+void GlobalMultigrid::factorise_coarse() {
+  // Each on its own root, side by side; the same numbers summed in the same order give both
+  // roots bitwise the same factors.
+  coarse_->factorise();
+  if (coarse_pair_) coarse_pair_->factorise();
 }
 
 GlobalMultigrid::~GlobalMultigrid() = default;
@@ -212,13 +222,27 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
     // solved directly) keeps its Dirichlet values.
     const auto start = std::chrono::steady_clock::now();
     defects<Lanes>(l, b, x, nullptr, x_is_zero);
-    for (int q = 0; q < Lanes; ++q) {
-      if (x_is_zero) {
-        coarse_->solve(w[q].defect, *x[q]);
-        continue;
+    const auto scatter = [&](const CoarseGridSolver& solver, int q) {
+      solver.scatter_correction(x_is_zero ? *x[q] : w[q].correction);
+      if (!x_is_zero) axpy(1.0, w[q].correction, *x[q]);
+    };
+    bool paired = false;
+    if constexpr (Lanes == 2) {
+      if (coarse_pair_) {
+        // Both defects gathered, each solved on its own root side by side, both scattered.
+        coarse_->gather_defect(w[0].defect);
+        coarse_pair_->gather_defect(w[1].defect);
+        coarse_->solve_on_root();
+        coarse_pair_->solve_on_root();
+        scatter(*coarse_, 0);
+        scatter(*coarse_pair_, 1);
+        paired = true;
       }
-      coarse_->solve(w[q].defect, w[q].correction);
-      axpy(1.0, w[q].correction, *x[q]);
+    }
+    for (int q = 0; q < Lanes && !paired; ++q) {
+      coarse_->gather_defect(w[q].defect);
+      coarse_->solve_on_root();
+      scatter(*coarse_, q);
     }
     timings_.coarse_solve += seconds_since(start);
     return;

@@ -27,8 +27,11 @@ enum class SchwarzCombination { average, symmetric };
 struct GlobalMultigridParams {
   int coarse_level = 0;  ///< Lc: solved directly (UMFPACK)
   int coarse_root = 0;   ///< the rank that factorises and solves Lc
-  int pre_smooth = 1;    ///< Schwarz steps before restriction
-  int post_smooth = 1;   ///< Schwarz steps after prolongation
+  /// A second rank with the factors of Lc, which solves the second defect of apply_pair beside
+  /// the first (the velocity components); < 0 or coarse_root: none.
+  int coarse_pair_root = -1;
+  int pre_smooth = 1;   ///< Schwarz steps before restriction
+  int post_smooth = 1;  ///< Schwarz steps after prolongation
   /// omega of the Schwarz step x += omega c; empty: schwarz_damping() of each level's local
   /// smoother.
   std::optional<double> damping;
@@ -96,8 +99,8 @@ class GlobalMultigrid final : public Preconditioner {
   /// the coarse grid's numbers are gathered, and factorise_coarse() must follow before apply()
   /// (CoarseGridSolver: several roots factorising side by side).
   void update(CoarseFactorisation when = CoarseFactorisation::now);
-  /// The coarse grid's factorisation that update(deferred) left to do (on its root).
-  void factorise_coarse() { coarse_->factorise(); }
+  /// The coarse grid's factorisation that update(deferred) left to do (on its roots).
+  void factorise_coarse();
 
   /// One cycle on the finest level from a zero initial guess: c ~ A^{-1} d.
   void apply(const LevelVector& d, LevelVector& c) override;
@@ -169,6 +172,7 @@ class GlobalMultigrid final : public Preconditioner {
   std::vector<std::unique_ptr<LocalCoarseLevels>> local_levels_;  ///< levels 0..L (null <= Lc)
   std::vector<std::unique_ptr<accel::LocalSolver>> local_;        ///< levels 0..L (null <= Lc)
   std::optional<CoarseGridSolver> coarse_;
+  std::optional<CoarseGridSolver> coarse_pair_;  ///< on coarse_pair_root (or none)
   MultigridTimings timings_;
 };
 
