@@ -306,6 +306,11 @@ void NavierStokesSolver::set_time(double t) {
   assembly_.refresh_boundary_values();
 }
 
+double NavierStokesSolver::nonlinear_rel_tol() const {
+  const double step = transient_.nonlinear_rel_tol;
+  return step > 0 ? std::min(params_.nonlinear_rel_tol, step) : params_.nonlinear_rel_tol;
+}
+
 NavierStokesResult NavierStokesSolver::iterate(const std::vector<double>& viscosities,
                                                const ProgressCallback& progress) {
   const auto t_start = Clock::now();
@@ -337,7 +342,7 @@ NavierStokesResult NavierStokesSolver::iterate(const std::vector<double>& viscos
       if (corrections_ == 0) r0_ = log.residual;
       if (stage.k == 0) stage.r0 = log.residual;
       // Continuation stages only prepare a starting guess: three digits are enough there.
-      const double target = std::max(stage.last ? params_.nonlinear_rel_tol * r0_ : 1e-3 * stage.r0,
+      const double target = std::max(stage.last ? nonlinear_rel_tol() * r0_ : 1e-3 * stage.r0,
                                      params_.nonlinear_abs_tol);
       if (log.residual <= target) {
         log.seconds = seconds(t_step, Clock::now());

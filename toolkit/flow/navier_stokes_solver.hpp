@@ -128,6 +128,9 @@ class NavierStokesSolver {
   void update_multigrids();
   /// r = h + g - K(v) v - c M v, filtered; returns |r|. The operator holds (c + 1/dtau) M.
   double nonlinear_residual(double inverse_dtau);
+  /// The relative nonlinear tolerance of this solve: nonlinear.rel_tol, or the time step's
+  /// tighter one (TimeStepTerms::nonlinear_rel_tol).
+  double nonlinear_rel_tol() const;
   /// The iteration over the continuation stages `viscosities`.
   NavierStokesResult iterate(const std::vector<double>& viscosities,
                              const ProgressCallback& progress);

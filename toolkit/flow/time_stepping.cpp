@@ -50,7 +50,8 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
                                               .history = &history_,
                                               .history_velocity = &history_velocity_,
                                               .mass = params_.mass,
-                                              .step = macro_step_});
+                                              .step = macro_step_,
+                                              .nonlinear_rel_tol = params_.tolerance});
   // M d' = c M u' - g - (the momentum residual M d' + S d' + K u' + B p' - f), i.e. R(u', p')
   // - S d' with S the SUPG part of the time derivative: the derivative at the new level that the
   // next theta step's history needs (flow/time_step_terms.hpp). On Dirichlet rows (where the
