@@ -75,7 +75,6 @@ TEST(StepSizeController, FollowsTheErrorWithinItsLimits) {
   EXPECT_TRUE(c.accepts(1e-4));
   EXPECT_FALSE(c.accepts(1.0001e-4));
   EXPECT_FALSE(c.accepts(std::numeric_limits<double>::quiet_NaN()));
-  EXPECT_DOUBLE_EQ(c.next_step(1.0, 1e-4), 0.9);
   EXPECT_DOUBLE_EQ(c.next_step(1.0, 8e-4), 0.45);  // 0.9 (1/8)^(1/3)
   EXPECT_DOUBLE_EQ(c.next_step(1.0, 1e-9), 2.0);   // growth capped
   EXPECT_DOUBLE_EQ(c.next_step(1.0, 0.0), 2.0);
@@ -84,6 +83,24 @@ TEST(StepSizeController, FollowsTheErrorWithinItsLimits) {
   EXPECT_DOUBLE_EQ(c.next_step(1.0, std::numeric_limits<double>::quiet_NaN()), 0.2);
   const StepSizeController euler{.tolerance = 1e-4, .exponent = 2};
   EXPECT_DOUBLE_EQ(euler.next_step(1.0, 4e-4), 0.45);  // 0.9 (1/4)^(1/2)
+}
+
+// After an accepted step, a proposal of up to 1.2 times the step keeps the step bitwise (and with
+// it the time coefficient of the next solve, for which the preconditioner is kept), however
+// close the estimate came to the tolerance; a larger growth is taken. A rejected step shrinks.
+TEST(StepSizeController, KeepsTheStepAfterAnAcceptedOneUnlessItMayGrowMoreThan20Percent) {
+  for (int q : {2, 3}) {
+    const StepSizeController c{.tolerance = 1e-4, .exponent = q};
+    // The error whose proposal is `growth` times the step.
+    const auto error_for = [&](double growth) { return 1e-4 * std::pow(0.9 / growth, q); };
+    const double k = 0.0123;
+    for (double growth : {0.9, 0.95, 1.0, 1.1, 1.199})
+      EXPECT_EQ(c.next_step(k, error_for(growth)), k);
+    EXPECT_EQ(c.next_step(k, 1e-4), k);  // at the tolerance: accepted
+    EXPECT_NEAR(c.next_step(k, error_for(1.201)), 1.201 * k, 1e-12 * k);
+    EXPECT_NEAR(c.next_step(k, error_for(1.5)), 1.5 * k, 1e-12 * k);
+    EXPECT_NEAR(c.next_step(k, error_for(0.899)), 0.899 * k, 1e-12 * k);  // rejected
+  }
 }
 
 }  // namespace

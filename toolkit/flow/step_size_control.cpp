@@ -38,6 +38,7 @@ double StepSizeController::next_step(double k, double error) const {
   if (error == 0) return kMaxGrowth * k;  // nothing moved (a state at rest): grow
   if (!std::isfinite(error)) return kMaxShrink * k;
   const double factor = kSafety * std::pow(tolerance / error, 1.0 / exponent);
+  if (accepts(error) && factor <= kKeepStepUpTo) return k;
   return k * std::clamp(factor, kMaxShrink, kMaxGrowth);
 }
 

@@ -30,8 +30,21 @@ int local_error_exponent(TimeScheme scheme);
 
 /// The step size rule (Hairer, Norsett & Wanner, Solving ODEs I, sec. II.4): a step whose error
 /// estimate e is at most the tolerance is accepted; the next (or the retried) step is
-/// k * 0.9 (tolerance / e)^{1/q}, at most twice and at least a fifth of k.
+/// k * 0.9 (tolerance / e)^{1/q}, at most twice and at least a fifth of k. After an accepted step
+/// a proposal of at most kKeepStepUpTo k keeps k itself, as the implicit ODE codes do to reuse
+/// their Newton matrices: CVODE changes the step after a successful one only to grow it 1.5
+/// times or more (Hindmarsh et al., ACM TOMS 31 (2005); its THRESH), RADAU5 keeps it while
+/// 1 <= k_new / k <= 1.2 (Hairer & Wanner, Solving ODEs II, sec. IV.8). The next solve's time
+/// coefficient c is then bitwise the last one, so the preconditioner set up for it is kept
+/// (flow/preconditioner_refresh.hpp); with a step changed by a few per cent at every step it was
+/// set up at every solve. A kept step whose estimate then exceeds the tolerance is retried
+/// shorter, as any step. The rule needs an estimate free of the solves' algebraic error
+/// (TimeStepTerms::nonlinear_rel_tol): on a noisy one it turned dips into jumps and then runs
+/// of short steps (DFG 2D-3 at L = 4: 1.5 times the steps; docs/benchmarks.md).
 struct StepSizeController {
+  /// The largest proposed growth after an accepted step that keeps the step (RADAU5's).
+  static constexpr double kKeepStepUpTo = 1.2;
+
   double tolerance = 0;  ///< > 0
   int exponent = 3;      ///< q of local_error_exponent
 
