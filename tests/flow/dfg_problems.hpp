@@ -24,3 +24,10 @@ inline quilt::NavierStokesParams dfg_2d3_problem(int level) {
   p.nonlinear_abs_tol = 1e-13;
   return p;
 }
+
+/// DFG 2D-2 of apps/configs/dfg_2d2.ini: inflow 1.5 ramped up from rest over the first second.
+inline quilt::NavierStokesParams dfg_2d2_problem(int level) {
+  quilt::NavierStokesParams p = dfg_channel(level, "inflow parabolic 1.5 0 0.41 ramp 1");
+  p.nonlinear_abs_tol = 1e-13;
+  return p;
+}

@@ -1,9 +1,10 @@
 // The local error estimate of adaptive time steps (flow/step_size_control.hpp) on a scalar ODE
 // with a known solution, u' = lambda (u - phi) + phi', u = phi: one step from exact data, for
-// every scheme that has an estimate and for step ratios w = k / k_prev of 1/4, 1 and 4. The
-// estimate f |u^{n+1} - u^P| must match the step's true error to 1 %; BDF2 with its constant-step
-// error constant (-2/9) gives 0.43 of the error at w = 1/4, the constant-step predictor constant
-// (5/12) 1.67.
+// every scheme that has an estimate, for step ratios w = k / k_1 of 1/4, 1 and 4 and k_2 = k_1 or
+// 3 k_1 (Crank-Nicolson's prediction reads u^{n-2}). The estimate f |u^{n+1} - u^P| must match
+// the step's true error to 1 %; BDF2 with its constant-step error constant (-2/9) gives 0.43 of
+// the error at w = 1/4, the constant-step AB2 constant (5/12) 1.67, and Crank-Nicolson with the
+// quadratic's constant-step constant (1) 0.37-13 times it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,15 +52,22 @@ class LocalErrorEstimate : public ::testing::TestWithParam<TimeScheme> {};
 
 TEST_P(LocalErrorEstimate, MatchesTheTrueErrorOfOneStep) {
   const TimeScheme scheme = GetParam();
-  const double t = 0.7, k = 1e-3;
-  for (double w : {0.25, 1.0, 4.0}) {
-    const double u1 = one_step(scheme, t, k, w);
-    const double predicted = phi(t) + 0.5 * k * ((2.0 + w) * dphi(t) - w * dphi(t - k / w));
-    const double estimate = local_error_factor(scheme, w) * std::abs(u1 - predicted);
-    const double error = std::abs(phi(t + k) - u1);
-    EXPECT_NEAR(estimate / error, 1.0, 0.01)
-        << "w = " << w << ": estimate " << estimate << ", true error " << error;
-  }
+  const double t = 0.7, k = 1e-4;
+  for (double w : {0.25, 1.0, 4.0})
+    for (double ratio : {1.0, 3.0}) {
+      const double k1 = k / w, k2 = ratio * k1;
+      const double u1 = one_step(scheme, t, k, w);
+      double predicted = phi(t) + 0.5 * k * ((2.0 + w) * dphi(t) - w * dphi(t - k1));
+      if (scheme == TimeScheme::crank_nicolson) {
+        const VelocityPrediction p = velocity_prediction(k, k1, k2);
+        predicted = p.now * phi(t) + p.previous * phi(t - k1) + p.older * phi(t - k1 - k2);
+      }
+      const double estimate = local_error_factor(scheme, k, k1, k2) * std::abs(u1 - predicted);
+      const double error = std::abs(phi(t + k) - u1);
+      EXPECT_NEAR(estimate / error, 1.0, 0.01)
+          << "w = " << w << ", k_2 / k_1 = " << ratio << ": estimate " << estimate
+          << ", true error " << error;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, LocalErrorEstimate,
@@ -67,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Schemes, LocalErrorEstimate,
                                            TimeScheme::crank_nicolson));
 
 TEST(LocalErrorEstimate, RefusesTheFractionalStepThetaScheme) {
-  EXPECT_THROW(local_error_factor(TimeScheme::fractional_step_theta, 1.0), SolverError);
+  EXPECT_THROW(local_error_factor(TimeScheme::fractional_step_theta, 1.0, 1.0, 1.0), SolverError);
 }
 
 TEST(StepSizeController, FollowsTheErrorWithinItsLimits) {

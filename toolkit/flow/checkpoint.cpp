@@ -23,8 +23,9 @@ constexpr char kMagic[8] = {'Q', 'U', 'I', 'L', 'T', 'C', 'K', 'P'};
 // 3: adaptive steps: the time, the next and the last step length, M d^{n-1}, and the rejected
 // tries per step in the series.
 // 4: the time derivative's mass (consistent or lumped) in the identity.
-constexpr std::uint32_t kVersion = 4;
-constexpr int kVectorsPerRank = 5;  // the state, u^{n-1}, u^n, M d^n, M d^{n-1}
+// 5: u^{n-2} and the step before the last (adaptive Crank-Nicolson steps predict from them).
+constexpr std::uint32_t kVersion = 5;
+constexpr int kVectorsPerRank = 6;  // the state, u^{n-1}, u^n, M d^n, M d^{n-1}, u^{n-2}
 
 /// What a checkpoint was written for; a restart must match it field by field.
 struct Identity {
@@ -158,8 +159,9 @@ void put_stepper_scalars(ByteWriter& w, const TimeStepperState& m) {
   w.put(m.time);
   w.put(m.step);
   w.put(m.previous_step);
+  w.put(m.older_step);
   w.put(static_cast<std::uint8_t>(m.has_residual));
-  w.put(static_cast<std::uint8_t>(m.has_previous_residual));
+  w.put(static_cast<std::uint8_t>(m.has_older));
 }
 
 TimeStepperState get_stepper_scalars(ByteReader& r) {
@@ -168,8 +170,9 @@ TimeStepperState get_stepper_scalars(ByteReader& r) {
   m.time = r.get<double>();
   m.step = r.get<double>();
   m.previous_step = r.get<double>();
+  m.older_step = r.get<double>();
   m.has_residual = r.get<std::uint8_t>() != 0;
-  m.has_previous_residual = r.get<std::uint8_t>() != 0;
+  m.has_older = r.get<std::uint8_t>() != 0;
   return m;
 }
 
@@ -226,12 +229,12 @@ std::vector<int> offsets_of(const std::vector<int>& counts, std::size_t& total) 
   return offsets;
 }
 
-/// This rank's state, u^{n-1}, u^n, M d^n and M d^{n-1}, one after the other.
+/// This rank's state, u^{n-1}, u^n, M d^n, M d^{n-1} and u^{n-2}, one after the other.
 std::vector<double> rank_payload(const TimeStepper& stepper, const NavierStokesSolver& solver) {
   const TimeStepperState m = stepper.memory();
   std::vector<double> payload;
   for (const FlowVector* v :
-       {&solver.state(), &m.previous, &m.current, &m.residual, &m.previous_residual})
+       {&solver.state(), &m.previous, &m.current, &m.residual, &m.previous_residual, &m.older})
     payload.insert(payload.end(), v->values().begin(), v->values().end());
   return payload;
 }
@@ -363,6 +366,7 @@ void read_checkpoint(const std::string& path, TimeStepper& stepper, NavierStokes
   m.current = flow_vector(at + 6 * block, block);
   m.residual = flow_vector(at + 9 * block, block);
   m.previous_residual = flow_vector(at + 12 * block, block);
+  m.older = flow_vector(at + 15 * block, block);
   stepper.restore(std::move(m));
 }
 

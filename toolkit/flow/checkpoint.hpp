@@ -1,10 +1,10 @@
 #pragma once
 // Checkpoint and restart of an instationary run (quilt-flow --checkpoint-every N, --restart
 // FILE). One file holds everything a time step depends on: the solver's state (u1, u2, p) and
-// the stepper's memory (u^{n-1}, u^n, M d^n, M d^{n-1}, flow/time_stepping.hpp) of every rank, the
-// step count, time and step lengths, and the time series so far. A run restarted from it continues
-// bitwise as the uninterrupted run would have (same rank count, same build), since nothing else
-// carries over from one time step to the next: every step re-assembles from the state.
+// the stepper's memory (u^{n-1}, u^n, M d^n, M d^{n-1}, u^{n-2}, flow/time_stepping.hpp) of every
+// rank, the step count, time and step lengths, and the time series so far. A run restarted from it
+// continues bitwise as the uninterrupted run would have (same rank count, same build), since
+// nothing else carries over from one time step to the next: every step re-assembles from the state.
 //
 // The file is written by rank 0 (the ranks' vectors gathered) atomically
 // (io/atomic_file.hpp), in the machine's byte order, and ends in a 64-bit FNV-1a checksum of

@@ -11,16 +11,26 @@ bool has_local_error_estimate(TimeScheme scheme) {
   return scheme != TimeScheme::fractional_step_theta;
 }
 
-double local_error_factor(TimeScheme scheme, double w) {
-  const double predictor = (2.0 * w + 3.0) / (12.0 * w);
-  double implicit = 0;
+VelocityPrediction velocity_prediction(double k, double k1, double k2) {
+  // Lagrange's basis at t_n + k on the nodes t_n, t_n - k_1, t_n - k_1 - k_2.
+  return {.now = (k + k1) * (k + k1 + k2) / (k1 * (k1 + k2)),
+          .previous = -k * (k + k1 + k2) / (k1 * k2),
+          .older = k * (k + k1) / (k2 * (k1 + k2))};
+}
+
+double local_error_factor(TimeScheme scheme, double k, double k1, double k2) {
+  const double w = k / k1;
+  double predictor = 0, implicit = 0;
   switch (scheme) {
     case TimeScheme::euler:
       return 1.0;
     case TimeScheme::crank_nicolson:
+      // The quadratic's error u'''/6 (t - t_n)(t - t_{n-1})(t - t_{n-2}) at t = t_n + k.
+      predictor = (k + k1) * (k + k1 + k2) / (6.0 * k * k);
       implicit = -1.0 / 12.0;
       break;
     case TimeScheme::bdf2:
+      predictor = (2.0 * w + 3.0) / (12.0 * w);  // Adams-Bashforth 2
       implicit = -(1.0 + w) * (1.0 + w) / (6.0 * w * (1.0 + 2.0 * w));
       break;
     case TimeScheme::fractional_step_theta:

@@ -21,6 +21,7 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
       current_(solver.state()),
       residual_(solver.state().block_size()),
       previous_residual_(solver.state().block_size()),
+      older_(solver.state()),
       history_(solver.state().block_size()),
       history_velocity_(solver.state().block_size()),
       scratch_(solver.state().block_size()),
@@ -58,7 +59,7 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   // residual is the boundary force, not an equation) it is c M u' - g, the scheme's derivative
   // of the boundary data, which the SUPG/PSPG terms of the boundary elements read.
   std::swap(previous_residual_, residual_);
-  has_previous_residual_ = has_residual_;
+  has_older_ = has_residual_;
   const auto& dirichlet = solver_->problem().boundary.dirichlet;
   const FlowVector& v = solver_->state();
   const std::span<const double> u[2] = {v.u1(), v.u2()};
@@ -71,7 +72,8 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
       r[q][i] = c * r[q][i] - g[q][i] - (dirichlet[i] ? 0.0 : (*residual[q])[i]);
   }
   has_residual_ = true;
-  previous_ = current_;
+  std::swap(older_, previous_);
+  std::swap(previous_, current_);
   current_ = v;
   last_.nonlinear_steps += static_cast<int>(result.steps.size()) - 1;
   for (const auto& s : result.steps) last_.linear_iterations += s.linear_iterations;
@@ -128,35 +130,55 @@ NavierStokesResult TimeStepper::step(double t0, double k, double t1) {
   return theta_step(theta * k, alpha, t1);
 }
 
-double TimeStepper::local_error(const TimeStepperState& before, double k) {
-  const double w = k / before.previous_step;
-  const LevelVector& mass = solver_->assembly().lumped_mass();
-  const GlobalLevel& level = solver_->assembly().velocity().level(solver_->problem().level);
-  const FlowVector& v = solver_->state();
-  const std::span<const double> u[2] = {v.u1(), v.u2()};
+void TimeStepper::predict(const TimeStepperState& before, double k) {
+  const std::span<double> e[2] = {scratch_.u1(), scratch_.u2()};
   const std::span<const double> un[2] = {before.current.u1(), before.current.u2()};
+  if (params_.scheme == TimeScheme::crank_nicolson) {
+    // The velocities' quadratic: CN's derivatives carry the pressure's undamped alternation.
+    const VelocityPrediction w = velocity_prediction(k, before.previous_step, before.older_step);
+    const std::span<const double> um[2] = {before.previous.u1(), before.previous.u2()};
+    const std::span<const double> uo[2] = {before.older.u1(), before.older.u2()};
+    for (int q = 0; q < 2; ++q)
+      for (std::size_t i = 0; i < e[q].size(); ++i)
+        e[q][i] = w.now * un[q][i] + w.previous * um[q][i] + w.older * uo[q][i];
+    return;
+  }
+  // Adams-Bashforth 2 from M d^n, M d^{n-1}: u^P = u^n + k/2 ((2 + w) d^n - w d^{n-1}).
+  const double w = k / before.previous_step;
   const std::span<const double> dn[2] = {before.residual.u1(), before.residual.u2()};
   const std::span<const double> dm[2] = {before.previous_residual.u1(),
                                          before.previous_residual.u2()};
+  const std::span<double> increment = scratch_.p();
+  for (int q = 0; q < 2; ++q) {
+    for (std::size_t i = 0; i < e[q].size(); ++i)
+      e[q][i] = 0.5 * k * ((2.0 + w) * dn[q][i] - w * dm[q][i]);
+    mass_.solve(e[q].data(), increment.data());
+    for (std::size_t i = 0; i < e[q].size(); ++i) e[q][i] = un[q][i] + increment[i];
+  }
+}
+
+double TimeStepper::local_error(const TimeStepperState& before, double k) {
+  const LevelVector& mass = solver_->assembly().lumped_mass();
+  const GlobalLevel& level = solver_->assembly().velocity().level(solver_->problem().level);
+  predict(before, k);
+  const FlowVector& v = solver_->state();
+  const std::span<const double> u[2] = {v.u1(), v.u2()};
   const std::span<double> e[2] = {scratch_.u1(), scratch_.u2()};
   const std::span<double> me = scratch_.p();  // M e, then M u
   double error = 0, size = 0;
   for (int q = 0; q < 2; ++q) {
-    // u^{n+1} - u^P, u^P = u^n + k/2 ((2 + w) d^n - w d^{n-1}) from M d^n, M d^{n-1}; the
-    // Dirichlet values are the data's, not the scheme's: no error there. The norm is the
-    // lumped mass's, whichever mass the scheme uses.
-    for (std::size_t i = 0; i < mass.size(); ++i)
-      e[q][i] = 0.5 * k * ((2.0 + w) * dn[q][i] - w * dm[q][i]);
-    mass_.solve(e[q].data(), me.data());
+    // u^{n+1} - u^P; the Dirichlet values are the data's, not the scheme's: no error there. The
+    // norm is the lumped mass's, whichever mass the scheme uses.
     for (std::size_t i = 0; i < mass.size(); ++i) {
-      e[q][i] = level.dirichlet[i] ? 0.0 : u[q][i] - (un[q][i] + me[i]);
+      e[q][i] = level.dirichlet[i] ? 0.0 : u[q][i] - e[q][i];
       me[i] = mass[i] * e[q][i];
     }
     error += level.shared->dot(me.data(), e[q].data());
     for (std::size_t i = 0; i < mass.size(); ++i) me[i] = mass[i] * u[q][i];
     size += level.shared->dot(me.data(), u[q].data());
   }
-  const double factor = local_error_factor(params_.scheme, w);
+  const double factor =
+      local_error_factor(params_.scheme, k, before.previous_step, before.older_step);
   return size > 0 ? factor * std::sqrt(error / size) : 0.0;
 }
 
@@ -183,8 +205,8 @@ NavierStokesResult TimeStepper::adaptive_step() {
                         std::to_string(last_.error_estimate) + " stays above time.tolerance " +
                         std::to_string(params_.tolerance) +
                         (failure.empty() ? "" : " (last try: " + failure + ")"));
-    // The first two steps have no d^{n-1} to predict from: not judged, and not grown.
-    bool judged = before.has_previous_residual;
+    // The first two steps have no u^{n-2}, d^{n-1} to predict from: not judged, and not grown.
+    bool judged = before.has_older;
     double error = 0;
     NavierStokesResult result;
     try {
@@ -199,6 +221,7 @@ NavierStokesResult TimeStepper::adaptive_step() {
     last_.error_estimate = error;
     if (control.accepts(error)) {
       step_ = next;
+      older_step_ = previous_step_;
       previous_step_ = last_.dt = k;
       time_ += k;
       return result;
@@ -215,17 +238,19 @@ TimeStepperState TimeStepper::memory() const {
           .time = time_,
           .step = step_,
           .previous_step = previous_step_,
+          .older_step = older_step_,
           .has_residual = has_residual_,
-          .has_previous_residual = has_previous_residual_,
+          .has_older = has_older_,
           .previous = previous_,
           .current = current_,
           .residual = residual_,
-          .previous_residual = previous_residual_};
+          .previous_residual = previous_residual_,
+          .older = older_};
 }
 
 void TimeStepper::restore(TimeStepperState m) {
   const std::size_t block = solver_->state().block_size();
-  for (const FlowVector* v : {&m.previous, &m.current, &m.residual, &m.previous_residual})
+  for (const FlowVector* v : {&m.previous, &m.current, &m.residual, &m.previous_residual, &m.older})
     if (v->block_size() != block || v->values().size() != 3 * block)
       throw SolverError("time stepper restore: a vector of block size " +
                         std::to_string(v->block_size()) + ", this run has " +
@@ -234,12 +259,14 @@ void TimeStepper::restore(TimeStepperState m) {
   time_ = m.time;
   step_ = m.step;
   previous_step_ = m.previous_step;
+  older_step_ = m.older_step;
   has_residual_ = m.has_residual;
-  has_previous_residual_ = m.has_previous_residual;
+  has_older_ = m.has_older;
   previous_ = std::move(m.previous);
   current_ = std::move(m.current);
   residual_ = std::move(m.residual);
   previous_residual_ = std::move(m.previous_residual);
+  older_ = std::move(m.older);
 }
 
 NavierStokesResult TimeStepper::advance() {
@@ -252,6 +279,7 @@ NavierStokesResult TimeStepper::advance() {
     const double dt = params_.step;
     result = step(dt * steps_, dt, dt * (steps_ + 1));
     time_ = dt * (steps_ + 1);  // not summed: no drift
+    older_step_ = previous_step_;
     previous_step_ = dt;
     last_.dt = dt;
   }

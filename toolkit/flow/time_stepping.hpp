@@ -21,8 +21,9 @@
 // theta recursion a d' + b d = (u' - u) / k holds for the derivative itself, and a uniformly
 // accelerating flow is reproduced exactly (tests/flow/test_time_stepping.cpp).
 // With time.tolerance > 0 the step size adapts (flow/step_size_control.hpp): from the third step
-// on, each step's local error is estimated against the Adams-Bashforth prediction from d^n and
-// d^{n-1}, a step above the tolerance is retried shorter from u^n, and BDF2 takes its
+// on, each step's local error is estimated against a prediction (the Adams-Bashforth one from d^n
+// and d^{n-1}; for Crank-Nicolson the quadratic through u^{n-2}, u^{n-1}, u^n), a step above the
+// tolerance is retried shorter from u^n, and BDF2 takes its
 // variable-step form with w = k / k_prev:
 //   ((1 + 2w) u^{n+1} - (1 + w)^2 u^n + w^2 u^{n-1}) / ((1 + w) k) = R^{n+1}.
 
@@ -66,8 +67,11 @@ struct TimeStepperState {
   double time = 0;
   double step = 0;           ///< the length of the next step
   double previous_step = 0;  ///< the length of the last step (0 before the first)
-  bool has_residual = false, has_previous_residual = false;
-  FlowVector previous, current, residual, previous_residual;  ///< ..., M d^n, M d^{n-1}
+  double older_step = 0;     ///< the length of the step before it (0 before the second)
+  bool has_residual = false;
+  bool has_older = false;  ///< M d^{n-1} and u^{n-2} exist (from the third step on)
+  /// u^{n-1}, u^n, M d^n, M d^{n-1}, u^{n-2}
+  FlowVector previous, current, residual, previous_residual, older;
 };
 
 /// Called with the time a (sub)step solves for, before its solve: time-dependent loads read it.
@@ -107,6 +111,9 @@ class TimeStepper {
   /// An adaptive step: tried, and retried shorter from `before` while its error estimate is
   /// above the tolerance.
   NavierStokesResult adaptive_step();
+  /// The prediction u^P of the step of length k from the state `before`, into scratch_'s u1, u2
+  /// (flow/step_size_control.hpp).
+  void predict(const TimeStepperState& before, double k);
   /// The relative local error estimate of the step of length k from the state `before` to the
   /// solver's state (flow/step_size_control.hpp).
   double local_error(const TimeStepperState& before, double k);
@@ -118,11 +125,13 @@ class TimeStepper {
   int steps_ = 0;
   double step_ = 0;                ///< the length of the next step
   double previous_step_ = 0;       ///< the length of the last step
+  double older_step_ = 0;          ///< the length of the step before it
   double macro_step_ = 0;          ///< the length of the step being taken (all its substeps)
   FlowVector previous_, current_;  ///< u^{n-1}, u^n (the last two (sub)step states)
   FlowVector residual_;            ///< M d^n, the time derivative at u^n (momentum rows)
   FlowVector previous_residual_;   ///< M d^{n-1} (adaptive steps)
-  bool has_residual_ = false, has_previous_residual_ = false;
+  FlowVector older_;               ///< u^{n-2} (adaptive Crank-Nicolson steps)
+  bool has_residual_ = false, has_older_ = false;
   FlowVector history_;           ///< g of the next solve (u1, u2)
   FlowVector history_velocity_;  ///< M^{-1} g (u1, u2)
   FlowVector scratch_;           ///< BDF2's combination; the error estimate's difference
