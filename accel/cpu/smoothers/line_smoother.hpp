@@ -29,7 +29,9 @@
 // (docs/benchmarks.md). Where the time goes (n = 1025, 4 macros, 2026-11-28 14:52 UTC): the
 // relaxation alone runs 1.1 times as fast as an x-line sweep, the moves take 29 % of the sweep;
 // prefetching or loading the next line's bands during the back substitution, huge pages, and one
-// pass for the move out of a strip and into the next were no faster.
+// pass for the move out of a strip and into the next were no faster. Nor would the macros
+// interleaved node by node (lanes = macros) be: their y-lines read one cache line per row and
+// array, 64 KiB apart, and reached 32-42 % of the triad in a prototype (2026-11-29).
 
 #include <vector>
 
