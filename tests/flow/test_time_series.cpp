@@ -43,6 +43,30 @@ TEST(PeriodicStatistics, RecoverThePeriodAndTheExtremes) {
   EXPECT_NEAR(p->drag_min, 3.18, 1e-4);
 }
 
+// Adaptive steps crowd where the flow starts: the second half is one of the time span, not of
+// the steps. Steps of 1e-4 up to t = 2.5 and of 0.01 after it, T = 0.331, t <= 6: 8 periods in
+// t >= 3; the second half of the steps (from t = 1.27) held 13.
+TEST(PeriodicStatistics, TakeTheSecondHalfOfTheTimeSpan) {
+  const double period = 0.331;
+  const TimeSeries fine = periodic_series(period, 1e-4, 6.0),
+                   coarse = periodic_series(period, 0.01, 6.0);
+  TimeSeries s;
+  const auto append = [&](const TimeSeries& from, double t0, double t1) {
+    for (std::size_t i = 0; i < from.t.size(); ++i)
+      if (from.t[i] > t0 && from.t[i] <= t1) {
+        s.t.push_back(from.t[i]);
+        s.lift.push_back(from.lift[i]);
+        s.drag.push_back(from.drag[i]);
+      }
+  };
+  append(fine, 0.0, 2.5);
+  append(coarse, 2.5, 6.0 + 1e-12);
+  const auto p = periodic_statistics(s, 0.1, 1.0);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->periods, 8);
+  EXPECT_NEAR(p->period, period, 1e-6);
+}
+
 TEST(PeriodicStatistics, NeedTwoFullPeriods) {
   EXPECT_FALSE(periodic_statistics(periodic_series(1.0, 0.01, 2.5), 0.1, 1.0).has_value());
   EXPECT_TRUE(periodic_statistics(periodic_series(1.0, 0.01, 7.0), 0.1, 1.0).has_value());

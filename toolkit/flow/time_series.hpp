@@ -31,8 +31,8 @@ struct PeriodicStatistics {
   double drag_max = 0, drag_min = 0, lift_max = 0, lift_min = 0;
 };
 
-/// The statistics over the full periods in the second half of the series (the start-up left
-/// out), or nothing when it holds fewer than two full periods or no lift.
+/// The statistics over the full periods in the second half of the series' time span (the
+/// start-up left out), or nothing when it holds fewer than two full periods or no lift.
 std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& series,
                                                       double reference_length,
                                                       double reference_velocity);
