@@ -114,8 +114,9 @@ TEST_F(Checkpoint, ARestartedRunContinuesBitwise) {
   EXPECT_EQ(restarted.series.linear_iterations, whole.series.linear_iterations);
 }
 
-// Adaptive steps carry more memory (the time, the next and the last step length, M d^{n-1}):
-// a restart from the middle of a run whose steps vary must still continue bitwise.
+// Adaptive steps carry more memory (the time, the next and the last two step lengths, M d^{n-1},
+// and u^{n-2}, from which Crank-Nicolson predicts): a restart from the middle of a run whose
+// steps vary must still continue bitwise.
 TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   const TimeSteppingParams adaptive{
       .scheme = TimeScheme::crank_nicolson, .step = 0.05, .end = 1.0, .tolerance = 1e-3};
