@@ -43,7 +43,7 @@ TEST(PeriodicStatistics, RecoverThePeriodAndTheExtremes) {
   EXPECT_NEAR(p->drag_min, 3.18, 1e-4);
 }
 
-// Adaptive steps crowd where the flow starts: the second half is one of the time span, not of
+// Adaptive steps crowd where the flow starts: the second half is that of the time span, not of
 // the steps. Steps of 1e-4 up to t = 2.5 and of 0.01 after it, T = 0.331, t <= 6: 8 periods in
 // t >= 3; the second half of the steps (from t = 1.27) held 13.
 TEST(PeriodicStatistics, TakeTheSecondHalfOfTheTimeSpan) {
