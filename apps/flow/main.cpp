@@ -35,7 +35,7 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
         options.params, *options.time, options.postprocessing, options.output, comm,
         [&](const TimeStepRecord& s, const FlowQuantities& q) { log.time_step(s, q); });
     const FlowQuantities q =
-        evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm);
+        t.at_end(evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm));
     log.series_summary(t.series);
     log.summary(t.last, q);
     Json results = flow_results_json(run, t.last, q);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "flow/flow_report.hpp"
 #include "flow/navier_stokes_params.hpp"
 #include "mesh_files.hpp"
 
@@ -30,4 +31,22 @@ inline quilt::NavierStokesParams dfg_2d2_problem(int level) {
   quilt::NavierStokesParams p = dfg_channel(level, "inflow parabolic 1.5 0 0.41 ramp 1");
   p.nonlinear_abs_tol = 1e-13;
   return p;
+}
+
+/// p with the time steps' solver of the DFG configs: FGMRES to a relative residual of 0.1 in at
+/// most 300 iterations, the nonlinear iteration to `nonlinear_rel_tol`.
+inline quilt::NavierStokesParams with_step_solver(quilt::NavierStokesParams p,
+                                                  double nonlinear_rel_tol) {
+  p.nonlinear_rel_tol = nonlinear_rel_tol;
+  p.linear.rel_tol = 0.1;
+  p.linear.max_iter = 300;
+  return p;
+}
+
+/// Drag and lift coefficients on the cylinder: 2 / (U_mean^2 D) = 20.
+inline quilt::FlowPostprocessing cylinder_forces() {
+  quilt::FlowPostprocessing post;
+  post.force_part = "cylinder";
+  post.force_scale = 20;
+  return post;
 }

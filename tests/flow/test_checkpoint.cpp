@@ -32,13 +32,6 @@ NavierStokesParams dfg_2d3() {
   return p;
 }
 
-FlowPostprocessing forces() {
-  FlowPostprocessing post;
-  post.force_part = "cylinder";
-  post.force_scale = 20;
-  return post;
-}
-
 /// A file of this test and rank count, written and read by rank 0 only.
 std::string scratch_file(const std::string& name, const Communicator& comm) {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -66,7 +59,7 @@ TransientOutput restart_from(const std::string& file) {
 }
 
 TransientFlowResult run(double end, const TransientOutput& output, const Communicator& comm) {
-  return solve_transient_flow(dfg_2d3(), fs_theta(end), forces(), output, comm);
+  return solve_transient_flow(dfg_2d3(), fs_theta(end), cylinder_forces(), output, comm);
 }
 
 /// Expects the message of the CheckpointError thrown by `f` to contain `what`.
@@ -121,7 +114,7 @@ TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   const TimeSteppingParams adaptive{
       .scheme = TimeScheme::crank_nicolson, .step = 0.05, .end = 1.0, .tolerance = 1e-3};
   const auto run_adaptive = [&](const TransientOutput& o) {
-    return solve_transient_flow(dfg_2d3(), adaptive, forces(), o, comm_);
+    return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_);
   };
   const TransientFlowResult plain = run_adaptive({});
   const std::vector<double>& t = plain.series.t;
@@ -147,18 +140,24 @@ TEST_F(Checkpoint, IsRefusedByAnotherRun) {
   other_level.level = 2;
   expect_refused(
       [&] {
-        solve_transient_flow(other_level, fs_theta(1.0), forces(), restart_from(file_), comm_);
+        solve_transient_flow(other_level, fs_theta(1.0), cylinder_forces(), restart_from(file_),
+                             comm_);
       },
       "mesh.level");
   TimeSteppingParams other_step = fs_theta(1.0);
   other_step.step = 0.125;
   expect_refused(
-      [&] { solve_transient_flow(dfg_2d3(), other_step, forces(), restart_from(file_), comm_); },
+      [&] {
+        solve_transient_flow(dfg_2d3(), other_step, cylinder_forces(), restart_from(file_), comm_);
+      },
       "time.step");
   TimeSteppingParams other_scheme = fs_theta(1.0);
   other_scheme.scheme = TimeScheme::bdf2;
   expect_refused(
-      [&] { solve_transient_flow(dfg_2d3(), other_scheme, forces(), restart_from(file_), comm_); },
+      [&] {
+        solve_transient_flow(dfg_2d3(), other_scheme, cylinder_forces(), restart_from(file_),
+                             comm_);
+      },
       "time.scheme");
   expect_refused([&] { run(0.5, restart_from(file_), comm_); }, "no time step left");
   if (comm_.size() > 1) {  // every rank on its own: a run on one rank

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "io/atomic_file.hpp"
 
@@ -22,6 +23,21 @@ std::vector<double> upward_crossings(const std::vector<double>& t, const std::ve
 }
 
 }  // namespace
+
+double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n) {
+  if (n < 2) return y[n];
+  const double w = (t[n] - t[n - 1]) / (t[n] - t[n - 2]);
+  const double now = 0.5 * (y[n] + y[n - 1]), before = 0.5 * (y[n - 1] + y[n - 2]);
+  return now + w * (now - before);
+}
+
+TimeSeries from_midpoints(const TimeSeries& s) {
+  TimeSeries out = s;
+  for (auto [from, to] : {std::pair{&s.drag, &out.drag}, std::pair{&s.lift, &out.lift},
+                          std::pair{&s.pressure_difference, &out.pressure_difference}})
+    for (std::size_t n = 0; n < from->size(); ++n) (*to)[n] = from_midpoints(s.t, *from, n);
+  return out;
+}
 
 std::optional<PeriodicStatistics> periodic_statistics(const TimeSeries& s, double reference_length,
                                                       double reference_velocity) {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "flow/checkpoint.hpp"
 #include "io/output.hpp"
@@ -21,6 +23,22 @@ void record(const TimeStepRecord& step, const FlowQuantities& q, TimeSeries& s) 
     s.lift.push_back(q.forces->lift);
   }
   if (q.pressure_difference) s.pressure_difference.push_back(*q.pressure_difference);
+}
+
+/// q with drag, lift and pressure difference of step n of `s` (those it evaluates), with
+/// `midpoints` from_midpoints of s.
+FlowQuantities with_series_values(FlowQuantities q, const TimeSeries& s, std::size_t n,
+                                  bool midpoints) {
+  const auto value = [&](const std::vector<double>& y) {
+    return midpoints ? from_midpoints(s.t, y, n) : y[n];
+  };
+  if (q.forces && n < s.drag.size()) {
+    q.forces->drag = value(s.drag);
+    q.forces->lift = value(s.lift);
+  }
+  if (q.pressure_difference && n < s.pressure_difference.size())
+    q.pressure_difference = value(s.pressure_difference);
+  return q;
 }
 
 /// "flow_000042": the VTU data set of time step 42.
@@ -69,6 +87,11 @@ void write_csv(const std::string& path, const TimeSeries& series, const Communic
 
 }  // namespace
 
+FlowQuantities TransientFlowResult::at_end(FlowQuantities q) const {
+  return series.t.empty() ? q
+                          : with_series_values(std::move(q), series, series.t.size() - 1, false);
+}
+
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
@@ -79,28 +102,33 @@ TransientFlowResult solve_transient_flow(
   NavierStokesSolver solver(params, comm);
   TimeStepper stepper(solver, time);
   TransientFlowResult result;
+  TimeSeries own;  // the values of each step's own pressure, as checkpointed
+  const bool midpoints = time.scheme == TimeScheme::crank_nicolson;
+  const auto series = [&] { return midpoints ? from_midpoints(own) : own; };
   if (!output.restart.empty()) {
-    read_checkpoint(output.restart, stepper, solver, result.series, comm);
+    read_checkpoint(output.restart, stepper, solver, own, comm);
     if (stepper.finished())
       throw CheckpointError("checkpoint '" + output.restart +
                             "' is at t = " + std::to_string(stepper.time()) +
                             ", time.end = " + std::to_string(time.end) + ": no time step left");
   }
-  VtuSeries vtu(output, result.series);
+  VtuSeries vtu(output, own);
   while (!stepper.finished()) {
     result.last = stepper.advance();
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);
-    record(stepper.last(), q, result.series);
-    if (step_done) step_done(stepper.last(), q);
+    record(stepper.last(), q, own);
+    if (step_done)
+      step_done(stepper.last(), with_series_values(q, own, own.t.size() - 1, midpoints));
     vtu.after_step(stepper, result.last, comm);
     if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
-      write_checkpoint(output.checkpoint, stepper, solver, result.series, comm);
-      write_csv(output.series_csv, result.series, comm);
+      write_checkpoint(output.checkpoint, stepper, solver, own, comm);
+      write_csv(output.series_csv, series(), comm);
       // A restart sets its preconditioner up from the checkpoint's state: this run does too, so
       // that both go on bitwise alike.
       solver.set_up_preconditioner_at_next_solve();
     }
   }
+  result.series = series();
   write_csv(output.series_csv, result.series, comm);
   return result;
 }

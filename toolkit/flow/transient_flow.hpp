@@ -25,13 +25,18 @@ struct TransientOutput {
 
 struct TransientFlowResult {
   NavierStokesResult last;  ///< the flow at the end time
+  /// As reported: with Crank-Nicolson, drag, lift and pressure difference from_midpoints
+  /// (flow/time_series.hpp); the values of each step's own pressure are in the checkpoints.
   TimeSeries series;
+  /// q of the flow at the end time with drag, lift and pressure difference as `series` has them
+  /// at its end (the surface forces and the point pressures stay those of the last pressure).
+  FlowQuantities at_end(FlowQuantities q) const;
 };
 
 /// Collective: integrates from the Dirichlet values at t = 0 (rest inside), or from the
 /// checkpoint output.restart, to time.end; writes what `output` asks for on the way (the CSV
 /// with every checkpoint and at the end); `step_done` is called after every time step with its
-/// record and quantities.
+/// record and quantities (drag, lift and pressure difference as the series reports them).
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
