@@ -391,11 +391,11 @@ TEST(AdaptiveCrankNicolson, ThePressuresAlternationDoesNotSetTheSteps) {
 }
 
 // Crank-Nicolson's pressure alternates from step to step (p^{n+1} = 2 p^{n+1/2} - p^n carries the
-// backward Euler start's error on); its drag and lift are reported from the midpoint pressures
+// backward Euler start's error on); its drag and lift are reported from the means of its steps
 // (from_midpoints, flow/time_series.hpp). DFG 2D-2 at L = 2 (inflow ramped up from rest),
-// dt = 0.01, t <= 0.3, 1 rank: the largest third difference / 8 of the drag from the fifth step on
-// (an alternation +-e gives e) is 7.2e-5 for CN, 1.1e-4 for fractional-step theta; from each step's
-// own pressure (by mutation: no midpoints) CN's is 8.4e-4.
+// dt = 0.01, 1 rank: the largest third difference / 8 of the drag over t in [0.1, 0.3] (an
+// alternation +-e gives e; a smooth drag k^3 c_D''' / 8, as fractional-step theta's 1.2e-5) is
+// 3.8e-5 for CN; from each step's own pressure (by mutation: no midpoints) 7.5e-4.
 TEST(CrankNicolsonForces, DoNotAlternate) {
   const Communicator comm;
   const auto alternation = [&](TimeScheme scheme) {
@@ -405,7 +405,7 @@ TEST(CrankNicolsonForces, DoNotAlternate) {
                              comm)
             .series.drag;
     double largest = 0;
-    for (std::size_t i = 4; i + 1 < drag.size(); ++i)
+    for (std::size_t i = 11; i + 1 < drag.size(); ++i)
       largest = std::max(largest,
                          std::abs(drag[i + 1] - 3 * drag[i] + 3 * drag[i - 1] - drag[i - 2]) / 8);
     return largest;
@@ -415,7 +415,7 @@ TEST(CrankNicolsonForces, DoNotAlternate) {
   if (comm.rank() == 0)
     std::printf("DFG 2D-2, L = 2, dt = 0.01: drag alternation CN %.2e, fs-theta %.2e\n", cn,
                 fs_theta);
-  EXPECT_LE(cn, fs_theta);
+  EXPECT_LE(cn, 10 * fs_theta);
 }
 
 // Adaptive steps keep the step after an accepted one unless it may grow by more than 20 %

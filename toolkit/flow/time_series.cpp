@@ -1,6 +1,7 @@
 #include "flow/time_series.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <limits>
 #include <numeric>
@@ -26,9 +27,29 @@ std::vector<double> upward_crossings(const std::vector<double>& t, const std::ve
 
 double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n) {
   if (n < 2) return y[n];
-  const double w = (t[n] - t[n - 1]) / (t[n] - t[n - 2]);
-  const double now = 0.5 * (y[n] + y[n - 1]), before = 0.5 * (y[n - 1] + y[n - 2]);
-  return now + w * (now - before);
+  // Step j back (j = 0, 1[, 2]): mean m_j = Q(tau_j) + h_j^2 / 8 Q'' with tau_j its midpoint and
+  // h_j its length; Q = q0 + q1 (s - t_n) + q2 (s - t_n)^2 / 2, and Q(t_n) = q0 is wanted.
+  const std::size_t steps = std::min<std::size_t>(n, 3);
+  std::array<std::array<double, 3>, 3> rows{};
+  std::array<double, 3> mean{};
+  for (std::size_t j = 0; j < steps; ++j) {
+    const double h = t[n - j] - t[n - j - 1], x = 0.5 * (t[n - j] + t[n - j - 1]) - t[n];
+    rows[j] = {1.0, x, 0.5 * x * x + h * h / 8.0};
+    mean[j] = 0.5 * (y[n - j] + y[n - j - 1]);
+  }
+  if (steps == 2) {  // the line through two means
+    const double w = rows[0][1] / (rows[1][1] - rows[0][1]);
+    return mean[0] + w * (mean[0] - mean[1]);
+  }
+  // Cramer's rule for q0.
+  const auto det = [](const std::array<std::array<double, 3>, 3>& a) {
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+           a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+           a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  };
+  std::array<std::array<double, 3>, 3> first = rows;
+  for (std::size_t j = 0; j < 3; ++j) first[j][0] = mean[j];
+  return det(first) / det(rows);
 }
 
 TimeSeries from_midpoints(const TimeSeries& s) {

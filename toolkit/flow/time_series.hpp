@@ -20,17 +20,19 @@ struct TimeSeries {
   std::vector<int> rejected;  ///< adaptive steps: the tries refused by the error estimate
 };
 
-/// Crank-Nicolson's pressure is second order at the midpoints of its steps,
-/// (p^{n+1} + p^n) / 2 = p(t^{n+1/2}) + O(k^2), not at their ends: p^{n+1} carries the error of
-/// p^n on, alternating undamped (flow/time_stepping.hpp), and the backward Euler start leaves
-/// one of O(k dp/dt) (DFG 2D-2 at L = 3, dt = 0.01: c_D alternates by 4e-4 to 7e-4 from step to
-/// step). A quantity y that the pressure carries (drag, lift, pressure difference) is therefore
-/// taken at t_n from the midpoint means of the last two steps, extrapolated linearly:
-///   m_n = (y_n + y_{n-1}) / 2,  y*_n = m_n + w (m_n - m_{n-1}),  w = k_n / (k_n + k_{n-1}),
-/// second order, exact for y linear in t, and free of any alternation (-1)^n; y*_0 = y_0,
-/// y*_1 = y_1. The pressure's alternation is not removed in the scheme itself: carrying
-/// extrapolated midpoint pressures in the theta step's history was unstable with PSPG, whose
-/// continuity rows feed the moved time derivative back (docs/benchmarks.md, 2026-11-29).
+/// Crank-Nicolson determines its pressure through the mean of each step's end values,
+/// Lambda_n = (p^n + p^{n-1}) / 2 (the multiplier of the trapezoidal step), and p^n itself carries
+/// the error of p^{n-1} on, alternating undamped (flow/time_stepping.hpp): the backward Euler
+/// start leaves one of O(k dp/dt) (DFG 2D-2 at L = 3, dt = 0.01: c_D alternates by 4e-4 to 8e-4
+/// from step to step). A quantity y that the pressure carries (drag, lift, pressure difference)
+/// is therefore taken at t_n as Q(t_n), Q the quadratic whose step means (Q(t_j) + Q(t_{j-1})) / 2
+/// are the last three steps' (y_j + y_{j-1}) / 2: exact for y quadratic in t, off by O(k^3 y''')
+/// otherwise, and free of any alternation (-1)^n. With two means only (n = 2), the line through
+/// them; y*_0 = y_0, y*_1 = y_1. (The line through the last two means at every step is off by
+/// k^2 y'' / 4, +0.24 % at the lift's peaks on DFG 2D-2 at L = 3, TOL 1e-4.) The alternation
+/// is not removed in the scheme itself: carrying extrapolated pressures in the theta step's
+/// history was unstable with PSPG, whose continuity rows feed the moved time derivative back
+/// (docs/benchmarks.md, 2026-11-29).
 double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n);
 
 /// The series with drag, lift and pressure_difference from_midpoints at every step.
