@@ -75,14 +75,13 @@ std::string describe_cycle(const LocalSolverParams& p) {
 Target parse_target(const std::string& s) {
   if (s == "cpu") return Target::cpu;
   if (s == "cuda") return Target::cuda;
-  throw AccelError("solver.local.target: unknown target '" + s + "' (expected cpu or cuda)");
+  throw AccelError("unknown target '" + s + "' (expected cpu or cuda)");
 }
 
 Precision parse_precision(const std::string& s) {
   if (s == "double") return Precision::float64;
   if (s == "float") return Precision::float32;
-  throw AccelError("solver.local.precision: unknown precision '" + s +
-                   "' (expected double or float)");
+  throw AccelError("unknown precision '" + s + "' (expected double or float)");
 }
 
 std::string to_string(Target t) {

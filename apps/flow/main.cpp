@@ -28,12 +28,13 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
 
   const FlowRun run{options.params, options.scale, comm.size()};
   FlowLog log(run, comm.rank() == 0);
-  log.header();
   if (options.time) {  // instationary: one line per time step, the series in the results
-    log.time_header();
+    log.time_header(!options.postprocessing.force_part.empty());
     const TransientFlowResult t = solve_transient_flow(
         options.params, *options.time, options.postprocessing, options.output, comm,
-        [&](const TimeStepRecord& s, const FlowQuantities& q) { log.time_step(s, q); });
+        [&](const TimeStepRecord& s, const FlowQuantities& q, const NavierStokesResult&) {
+          log.time_step(s, q);
+        });
     const FlowQuantities q =
         t.at_end(evaluate_flow_quantities(options.postprocessing, t.last, options.params.nu, comm));
     log.series_summary(t.series);
@@ -44,6 +45,7 @@ int run(int argc, char** argv, const Communicator& comm, ResultsReport& report) 
     if (config.has("vtu")) write_flow_vtu(config.get<std::string>("vtu"), "flow", t.last, comm);
     return 0;
   }
+  log.header();
   const NavierStokesResult r =
       solve_navier_stokes(options.params, comm, [&](const NonlinearStep& s) { log.step(s); });
   const FlowQuantities q =

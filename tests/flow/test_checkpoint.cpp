@@ -109,12 +109,20 @@ TEST_F(Checkpoint, ARestartedRunContinuesBitwise) {
 
 // Adaptive steps carry more memory (the time, the next and the last two step lengths, M d^{n-1},
 // and u^{n-2}, from which Crank-Nicolson predicts): a restart from the middle of a run whose
-// steps vary must still continue bitwise.
+// steps vary must still continue bitwise, the pressure that Crank-Nicolson reports (from the
+// last four steps' pressures, flow/transient_flow.cpp) at the first step after the restart too.
 TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   const TimeSteppingParams adaptive{
       .scheme = TimeScheme::crank_nicolson, .step = 0.05, .end = 1.0, .tolerance = 1e-3};
+  int every = 0;
+  std::vector<double> after_checkpoint;  // the reported pressure at step every + 1
+  const auto keep_pressure = [&](const TimeStepRecord& s, const FlowQuantities&,
+                                 const NavierStokesResult& r) {
+    if (s.step == every + 1 && after_checkpoint.empty())
+      after_checkpoint.assign(r.p.begin(), r.p.end());
+  };
   const auto run_adaptive = [&](const TransientOutput& o) {
-    return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_);
+    return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_, keep_pressure);
   };
   const TransientFlowResult plain = run_adaptive({});
   const std::vector<double>& t = plain.series.t;
@@ -123,10 +131,15 @@ TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   for (std::size_t i = 0; i < t.size(); ++i) steps[i] = t[i] - (i > 0 ? t[i - 1] : 0.0);
   EXPECT_GT(*std::max_element(steps.begin(), steps.end()), 1.5 * steps.front());
   EXPECT_GT(std::accumulate(plain.series.rejected.begin(), plain.series.rejected.end(), 0), 0);
-  const int every = static_cast<int>(t.size()) / 2 + 1;  // written once, before the end
+  every = static_cast<int>(t.size()) / 2 + 1;  // written once, before the end
+  after_checkpoint.clear();
   const TransientFlowResult whole = run_adaptive(checkpoints(whole_file_, every));
+  const std::vector<double> whole_after_checkpoint = after_checkpoint;
   run_adaptive(checkpoints(file_, every));
+  after_checkpoint.clear();
   const TransientFlowResult restarted = run_adaptive(restart_from(file_));
+  ASSERT_FALSE(whole_after_checkpoint.empty());
+  EXPECT_EQ(after_checkpoint, whole_after_checkpoint);
   EXPECT_EQ(restarted.last.u1, whole.last.u1);
   EXPECT_EQ(restarted.last.p, whole.last.p);
   EXPECT_EQ(restarted.series.t, whole.series.t);

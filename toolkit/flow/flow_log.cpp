@@ -4,26 +4,35 @@
 
 namespace quilt {
 
-void FlowLog::header() const {
-  if (!writes_) return;
+void FlowLog::title() const {
   const NavierStokesParams& p = run_.params;
   std::printf("quilt-flow: %s, L=%d, Re=%g (nu=%g)%s, %d ranks\n", p.mesh_file.c_str(), p.level,
               run_.scale.reynolds(p.nu), p.nu, p.stokes ? ", Stokes" : "", run_.ranks);
+}
+
+void FlowLog::header() const {
+  if (!writes_) return;
+  title();
   std::printf("%6s %10s %12s %6s %6s %10s %8s %10s\n", "step", "Re", "residual", "method", "lin.it",
               "lin.red", "time[s]", "dtau");
 }
 
-void FlowLog::time_header() const {
+void FlowLog::time_header(bool forces) const {
   if (!writes_) return;
-  std::printf("%6s %10s %10s %6s %6s %14s %14s %8s\n", "step", "t", "dt", "nl.it", "lin.it", "drag",
-              "lift", "time[s]");
+  title();
+  std::printf("%6s %10s %10s %6s %6s %14s %14s %8s\n", "step", "t", "dt", "nl.it", "lin.it",
+              forces ? "drag" : "kinetic", forces ? "lift" : "", "time[s]");
 }
 
 void FlowLog::time_step(const TimeStepRecord& s, const FlowQuantities& q) const {
   if (!writes_) return;
-  std::printf("%6d %10.5g %10.4g %6d %6d %14.8f %14.8f %8.3f", s.step, s.time, s.dt,
-              s.nonlinear_steps, s.linear_iterations, q.forces ? q.forces->drag : 0.0,
-              q.forces ? q.forces->lift : 0.0, s.seconds);
+  std::printf("%6d %10.5g %10.4g %6d %6d ", s.step, s.time, s.dt, s.nonlinear_steps,
+              s.linear_iterations);
+  if (q.forces)
+    std::printf("%14.8f %14.8f", q.forces->drag, q.forces->lift);
+  else
+    std::printf("%14.8e %14s", q.kinetic_energy, "");
+  std::printf(" %8.3f", s.seconds);
   if (s.rejected > 0) std::printf("  (%d longer tries rejected)", s.rejected);
   std::printf("\n");
 }

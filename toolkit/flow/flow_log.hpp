@@ -14,13 +14,15 @@ class FlowLog {
  public:
   FlowLog(const FlowRun& run, bool writes) : run_(run), writes_(writes) {}
 
-  /// The run and the column heads of the step lines.
+  /// The run and the column heads of the nonlinear step lines.
   void header() const;
   /// One line per nonlinear step (a ProgressCallback).
   void step(const NonlinearStep& s) const;
-  /// The column heads of the time-step lines (instead of the nonlinear ones).
-  void time_header() const;
-  /// One line per time step: t, dt, nonlinear steps, linear iterations, c_D, c_L, seconds.
+  /// The run and the column heads of the time-step lines: with `forces`, drag and lift per step,
+  /// else the kinetic energy.
+  void time_header(bool forces) const;
+  /// One line per time step: t, dt, nonlinear steps, linear iterations, c_D and c_L (or the
+  /// kinetic energy, where no forces are evaluated), seconds.
   void time_step(const TimeStepRecord& s, const FlowQuantities& q) const;
   /// The time steps of an instationary run: their count and the iterations per step.
   void series_summary(const TimeSeries& series);
@@ -29,6 +31,8 @@ class FlowLog {
 
  private:
   void print_quantities(const FlowQuantities& q) const;
+  /// The first line: mesh, level, Reynolds number, ranks.
+  void title() const;
 
   FlowRun run_;
   bool writes_;

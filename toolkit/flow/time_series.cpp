@@ -25,31 +25,37 @@ std::vector<double> upward_crossings(const std::vector<double>& t, const std::ve
 
 }  // namespace
 
-double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n) {
-  if (n < 2) return y[n];
+std::array<double, 4> midpoint_weights(const std::vector<double>& t, std::size_t n) {
+  if (n < 2) return {1.0, 0.0, 0.0, 0.0};
   // Step j back (j = 0, 1[, 2]): mean m_j = Q(tau_j) + h_j^2 / 8 Q'' with tau_j its midpoint and
-  // h_j its length; Q = q0 + q1 (s - t_n) + q2 (s - t_n)^2 / 2, and Q(t_n) = q0 is wanted.
+  // h_j its length; Q = q0 + q1 (s - t_n) + q2 (s - t_n)^2 / 2, and Q(t_n) = q0 = sum_j a_j m_j
+  // is wanted; m_j = (y_{n-j} + y_{n-j-1}) / 2 then gives y_{n-k} the weight (a_k + a_{k-1}) / 2.
   const std::size_t steps = std::min<std::size_t>(n, 3);
   std::array<std::array<double, 3>, 3> rows{};
-  std::array<double, 3> mean{};
   for (std::size_t j = 0; j < steps; ++j) {
     const double h = t[n - j] - t[n - j - 1], x = 0.5 * (t[n - j] + t[n - j - 1]) - t[n];
     rows[j] = {1.0, x, 0.5 * x * x + h * h / 8.0};
-    mean[j] = 0.5 * (y[n - j] + y[n - j - 1]);
   }
+  std::array<double, 3> a{};
   if (steps == 2) {  // the line through two means
     const double w = rows[0][1] / (rows[1][1] - rows[0][1]);
-    return mean[0] + w * (mean[0] - mean[1]);
+    a = {1.0 + w, -w, 0.0};
+  } else {  // Cramer's rule for q0: a_j is the cofactor of row j's 1, over the determinant
+    const auto minor = [&](int i, int k) {
+      return rows[(i + 1) % 3][k] * rows[(i + 2) % 3][k + 1] -
+             rows[(i + 1) % 3][k + 1] * rows[(i + 2) % 3][k];
+    };
+    const double det = minor(0, 1) + minor(1, 1) + minor(2, 1);
+    for (int j = 0; j < 3; ++j) a[j] = minor(j, 1) / det;
   }
-  // Cramer's rule for q0.
-  const auto det = [](const std::array<std::array<double, 3>, 3>& a) {
-    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-           a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-           a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
-  };
-  std::array<std::array<double, 3>, 3> first = rows;
-  for (std::size_t j = 0; j < 3; ++j) first[j][0] = mean[j];
-  return det(first) / det(rows);
+  return {0.5 * a[0], 0.5 * (a[0] + a[1]), 0.5 * (a[1] + a[2]), 0.5 * a[2]};
+}
+
+double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n) {
+  const std::array<double, 4> c = midpoint_weights(t, n);
+  double value = 0;
+  for (std::size_t k = 0; k < 4 && k <= n; ++k) value += c[k] * y[n - k];
+  return value;
 }
 
 TimeSeries from_midpoints(const TimeSeries& s) {

@@ -3,6 +3,7 @@
 // difference per time step), their evaluation over the periods of a periodic flow, and their
 // output as the results document's "time_series" and as CSV.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,16 +25,20 @@ struct TimeSeries {
 /// Lambda_n = (p^n + p^{n-1}) / 2 (the multiplier of the trapezoidal step), and p^n itself carries
 /// the error of p^{n-1} on, alternating undamped (flow/time_stepping.hpp): the backward Euler
 /// start leaves one of O(k dp/dt) (DFG 2D-2 at L = 3, dt = 0.01: c_D alternates by 4e-4 to 8e-4
-/// from step to step). A quantity y that the pressure carries (drag, lift, pressure difference)
-/// is therefore taken at t_n as Q(t_n), Q the quadratic whose step means (Q(t_j) + Q(t_{j-1})) / 2
-/// are the last three steps' (y_j + y_{j-1}) / 2: exact for y quadratic in t, off by O(k^3 y''')
-/// otherwise, and free of any alternation (-1)^n. With two means only (n = 2), the line through
-/// them; y*_0 = y_0, y*_1 = y_1. (The line through the last two means at every step is off by
-/// k^2 y'' / 4, +0.24 % at the lift's peaks on DFG 2D-2 at L = 3, TOL 1e-4.) The alternation
-/// is not removed in the scheme itself: carrying extrapolated pressures in the theta step's
-/// history was unstable with PSPG, whose continuity rows feed the moved time derivative back
-/// (docs/benchmarks.md, 2026-11-29).
+/// from step to step). A quantity y that the pressure carries (drag, lift, pressure difference,
+/// the pressure field itself) is therefore taken at t_n as Q(t_n), Q the quadratic whose step means
+/// (Q(t_j) + Q(t_{j-1})) / 2 are the last three steps' (y_j + y_{j-1}) / 2: exact for y quadratic
+/// in t, off by O(k^3 y''') otherwise, and free of any alternation (-1)^n. With two means
+/// only (n = 2), the line through them; y*_0 = y_0, y*_1 = y_1. (The line through the last two
+/// means at every step is off by k^2 y'' / 4, +0.24 % at the lift's peaks on DFG 2D-2 at L = 3, TOL
+/// 1e-4.) The alternation is not removed in the scheme itself: carrying extrapolated pressures in
+/// the theta step's history was unstable with PSPG, whose continuity rows feed the moved time
+/// derivative back (docs/benchmarks.md, 2026-11-29).
 double from_midpoints(const std::vector<double>& t, const std::vector<double>& y, std::size_t n);
+
+/// from_midpoints(t, y, n) = sum_k c_k y[n - k] (k <= min(n, 3)): the weights c, which do not
+/// depend on y (so that whole fields, such as the pressure, are taken the same way).
+std::array<double, 4> midpoint_weights(const std::vector<double>& t, std::size_t n);
 
 /// The series with drag, lift and pressure_difference from_midpoints at every step.
 TimeSeries from_midpoints(const TimeSeries& s);

@@ -1,7 +1,11 @@
 #include "flow/transient_flow.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -77,6 +81,45 @@ class VtuSeries {
   PvdCollection collection_;
 };
 
+/// Crank-Nicolson's pressure as reported at the end of each step (the VTU files, the flow handed
+/// to step_done and returned as the last: its surface forces and pressures at points):
+/// from_midpoints of the pressure field (midpoint_weights), for the reason given at
+/// from_midpoints (flow/time_series.hpp). Keeps the pressures of the last four steps; a restart
+/// takes those of the last three from the stepper's memory (u^n, u^{n-1}, u^{n-2} with their
+/// pressures), so that it goes on to report bitwise what the run without the restart reports.
+class MidpointPressure {
+ public:
+  explicit MidpointPressure(const TimeStepper& stepper) {
+    if (stepper.steps() == 0) return;
+    const TimeStepperState m = stepper.memory();
+    const FlowVector* last[3] = {&m.current, &m.previous, &m.older};
+    // Those of steps >= 1: p^0, the initial state's, is not a step's (nor in the series).
+    for (int k = std::min(stepper.steps(), 3) - 1; k >= 0; --k) keep(last[k]->p());
+  }
+
+  /// After step n (t: the series' times, up to t_n): keeps r.p and puts the pressure to report
+  /// in its place.
+  void report(const std::vector<double>& t, NavierStokesResult& r) {
+    keep(r.p);
+    const std::array<double, 4> c = midpoint_weights(t, t.size() - 1);
+    for (std::size_t i = 0; i < r.p.size(); ++i) {
+      double p = 0;
+      for (int k = 0; k < held_; ++k) p += c[k] * kept_[(newest_ + 4 - k) % 4][i];
+      r.p[i] = p;
+    }
+  }
+
+ private:
+  void keep(std::span<const double> p) {
+    newest_ = (newest_ + 1) % 4;
+    kept_[newest_].assign(p.begin(), p.end());
+    held_ = std::min(held_ + 1, 4);
+  }
+
+  std::array<std::vector<double>, 4> kept_;  ///< ring: the newest at newest_
+  int newest_ = 0, held_ = 0;
+};
+
 /// Collective: the CSV written by rank 0 (IoError on every rank when that failed).
 void write_csv(const std::string& path, const TimeSeries& series, const Communicator& comm) {
   if (path.empty()) return;
@@ -95,7 +138,8 @@ FlowQuantities TransientFlowResult::at_end(FlowQuantities q) const {
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
-    const std::function<void(const TimeStepRecord&, const FlowQuantities&)>& step_done) {
+    const std::function<void(const TimeStepRecord&, const FlowQuantities&,
+                             const NavierStokesResult&)>& step_done) {
   FlowPostprocessing per_step = post;
   per_step.centerlines = false;  // profiles and L_a: at the end time only
   per_step.recirculation.reset();
@@ -113,12 +157,16 @@ TransientFlowResult solve_transient_flow(
                             ", time.end = " + std::to_string(time.end) + ": no time step left");
   }
   VtuSeries vtu(output, own);
+  std::optional<MidpointPressure> reported;
+  if (midpoints) reported.emplace(stepper);
   while (!stepper.finished()) {
     result.last = stepper.advance();
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);
     record(stepper.last(), q, own);
+    if (reported) reported->report(own.t, result.last);
     if (step_done)
-      step_done(stepper.last(), with_series_values(q, own, own.t.size() - 1, midpoints));
+      step_done(stepper.last(), with_series_values(q, own, own.t.size() - 1, midpoints),
+                result.last);
     vtu.after_step(stepper, result.last, comm);
     if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
       write_checkpoint(output.checkpoint, stepper, solver, own, comm);

@@ -24,22 +24,27 @@ struct TransientOutput {
 };
 
 struct TransientFlowResult {
-  NavierStokesResult last;  ///< the flow at the end time
+  /// The flow at the end time; with Crank-Nicolson its pressure from_midpoints (its momentum
+  /// residuals, of which the volume forces and the wall pressures are formed, the last step's own).
+  NavierStokesResult last;
   /// As reported: with Crank-Nicolson, drag, lift and pressure difference from_midpoints
   /// (flow/time_series.hpp); the values of each step's own pressure are in the checkpoints.
   TimeSeries series;
   /// q of the flow at the end time with drag, lift and pressure difference as `series` has them
-  /// at its end (the surface forces and the point pressures stay those of the last pressure).
+  /// at its end (the surface forces and the nodal pressure difference are those of last.p; the
+  /// pressures at the points on a wall, from its momentum residuals, the last step's own).
   FlowQuantities at_end(FlowQuantities q) const;
 };
 
 /// Collective: integrates from the Dirichlet values at t = 0 (rest inside), or from the
 /// checkpoint output.restart, to time.end; writes what `output` asks for on the way (the CSV
 /// with every checkpoint and at the end); `step_done` is called after every time step with its
-/// record and quantities (drag, lift and pressure difference as the series reports them).
+/// record, its quantities (drag, lift and pressure difference as the series reports them) and
+/// its flow as reported (the pressure as in TransientFlowResult::last).
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
-    const std::function<void(const TimeStepRecord&, const FlowQuantities&)>& step_done = {});
+    const std::function<void(const TimeStepRecord&, const FlowQuantities&,
+                             const NavierStokesResult&)>& step_done = {});
 
 }  // namespace quilt
