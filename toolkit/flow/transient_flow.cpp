@@ -170,7 +170,8 @@ TransientFlowResult solve_transient_flow(
     vtu.after_step(stepper, result.last, comm);
     if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
       write_checkpoint(output.checkpoint, stepper, solver, own, comm);
-      write_csv(output.series_csv, series(), comm);
+      // series() rebuilds the reported series (O(steps)): only for a CSV.
+      if (!output.series_csv.empty()) write_csv(output.series_csv, series(), comm);
       // A restart sets its preconditioner up from the checkpoint's state: this run does too, so
       // that both go on bitwise alike.
       solver.set_up_preconditioner_at_next_solve();
