@@ -109,17 +109,19 @@ TEST_F(Checkpoint, ARestartedRunContinuesBitwise) {
 
 // Adaptive steps carry more memory (the time, the next and the last two step lengths, M d^{n-1},
 // and u^{n-2}, from which Crank-Nicolson predicts): a restart from the middle of a run whose
-// steps vary must still continue bitwise, the pressure that Crank-Nicolson reports (from the
-// last four steps' pressures, flow/transient_flow.cpp) at the first step after the restart too.
+// steps vary must still continue bitwise, the flow that Crank-Nicolson reports (from the last
+// four steps' flows, flow/transient_flow.cpp) at the first step after the restart too.
 TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
   const TimeSteppingParams adaptive{
       .scheme = TimeScheme::crank_nicolson, .step = 0.05, .end = 1.0, .tolerance = 1e-3};
   int every = 0;
-  std::vector<double> after_checkpoint;  // the reported pressure at step every + 1
+  std::vector<double> after_checkpoint;  // the reported pressure and residual at step every + 1
   const auto keep_pressure = [&](const TimeStepRecord& s, const FlowQuantities&,
                                  const NavierStokesResult& r) {
-    if (s.step == every + 1 && after_checkpoint.empty())
-      after_checkpoint.assign(r.p.begin(), r.p.end());
+    if (s.step != every + 1 || !after_checkpoint.empty()) return;
+    after_checkpoint.assign(r.p.begin(), r.p.end());
+    after_checkpoint.insert(after_checkpoint.end(), r.momentum_residual1.begin(),
+                            r.momentum_residual1.end());
   };
   const auto run_adaptive = [&](const TransientOutput& o) {
     return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_, keep_pressure);

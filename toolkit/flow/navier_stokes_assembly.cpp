@@ -58,7 +58,7 @@ void NavierStokesAssembly::assemble(const FlowVector& v, double nu, double inver
   blocks_.C.fill(0.0);
   pseudo_time_shift_ = inverse_dtau;
   assemble_velocity_levels(problem_->level, problem_->level);
-  assemble_time_load(nu);
+  assemble_time_load();
   if (body_force_) {  // the load depends on w through its SUPG/PSPG terms
     const SharedNodes& shared = *velocity_.level(problem_->level).shared;
     shared.sum(load_.u1().data());
@@ -162,22 +162,27 @@ void NavierStokesAssembly::assemble_blocks(int level, FlowBlocks& blocks,
   }
 }
 
-void NavierStokesAssembly::assemble_time_load(double nu) {
-  time_load_.values().assign(time_load_.values().size(), 0.0);
-  if (time_coefficient_ == 0.0) return;
+void NavierStokesAssembly::assemble_time_load() {
+  if (time_coefficient_ == 0.0)
+    time_load_.values().assign(time_load_.values().size(), 0.0);
+  else
+    apply_time_derivative_terms(history_velocity_, time_load_);
+}
+
+void NavierStokesAssembly::apply_time_derivative_terms(const FlowVector& z, FlowVector& y) const {
+  y.values().assign(y.values().size(), 0.0);
   const int L = problem_->level;
   const std::size_t nn = velocity_.level(L).matrix.rows_per_macro();
   for (int m = 0; m < problem_->mesh.num_local(); ++m) {
     const std::size_t o = m * nn;
-    add_time_derivative_load(
-        velocity_.geometry(L, m), {w_[L][0].data() + o, w_[L][1].data() + o}, nu, convection_,
-        stab_, {history_velocity_.u1().data() + o, history_velocity_.u2().data() + o},
-        time_load_.u1().data() + o, time_load_.u2().data() + o, time_load_.p().data() + o);
+    add_time_derivative_load(velocity_.geometry(L, m), {w_[L][0].data() + o, w_[L][1].data() + o},
+                             nu_, convection_, stab_, {z.u1().data() + o, z.u2().data() + o},
+                             y.u1().data() + o, y.u2().data() + o, y.p().data() + o);
   }
   const SharedNodes& shared = *velocity_.level(L).shared;
-  shared.sum(time_load_.u1().data());
-  shared.sum(time_load_.u2().data());
-  shared.sum(time_load_.p().data());
+  shared.sum(y.u1().data());
+  shared.sum(y.u2().data());
+  shared.sum(y.p().data());
 }
 
 void NavierStokesAssembly::assemble_newton(const FlowVector& v, double nu) {

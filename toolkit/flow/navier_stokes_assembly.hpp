@@ -79,6 +79,9 @@ class NavierStokesAssembly {
   /// boundary forces): the known part of the time derivative in the SUPG and PSPG residuals.
   /// Zero (or empty, before the first time step) without a time step's history.
   const FlowVector& time_load() const { return time_load_; }
+  /// y = S z (type-1, every row): a time step's nodal derivative part z (u1, u2) in the SUPG and
+  /// PSPG residuals, with the coefficients of the last assemble(); time_load() is S M^{-1} g.
+  void apply_time_derivative_terms(const FlowVector& z, FlowVector& y) const;
   /// The lumped pressure (= velocity) mass of the finest level, type-1.
   const LevelVector& lumped_mass() const { return lumped_mass_; }
 
@@ -87,7 +90,7 @@ class NavierStokesAssembly {
   void assemble_velocity_levels(int first, int last);
   /// The time step's coefficient, mass and time scale, and z = M^{-1} g (none: stationary).
   void prepare_time_step(const TimeStepTerms& time);
-  void assemble_time_load(double nu);
+  void assemble_time_load();
   void keep_wall_load();
   MacroVelocity velocity_at(const MacroGeometry& g, int m) const;
 

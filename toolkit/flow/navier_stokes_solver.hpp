@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "flow/coarse_navier_stokes_system.hpp"
@@ -117,6 +118,14 @@ class NavierStokesSolver {
 
   const FlowProblem& problem() const { return problem_; }
   const NavierStokesAssembly& assembly() const { return assembly_; }
+
+  /// r, this solver's last result of a time step, as the flow with the pressure p and the time
+  /// derivative d + e (e nodal: its u1, u2; mass_e = M e with the step's mass): the momentum
+  /// residuals are affine in both, B p + (M + S) d with S the derivative's SUPG part
+  /// (flow/time_stepping.hpp), so they move by B (p - r.p) + M e + S e, with B and S as
+  /// assembled for r; r.p becomes p.
+  void move_flow(NavierStokesResult& r, std::span<const double> p, const FlowVector& e,
+                 const FlowVector& mass_e) const;
 
  private:
   struct Stage;  // the state of one continuation stage (navier_stokes_solver.cpp)

@@ -1,6 +1,7 @@
 #include "flow/navier_stokes_system.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "accel/cpu/band_kernels.hpp"
 #include "la/vector_ops.hpp"
@@ -88,6 +89,15 @@ void NavierStokesSystem::momentum_rows(const LevelVector& x, double* r1, double*
   }
   velocity_->shared->sum(r1);
   velocity_->shared->sum(r2);
+}
+
+void NavierStokesSystem::add_pressure_rows(const double* q, double* r1, double* r2) const {
+  double* t = scratch_.data();
+  for (const auto& [B, r] : {std::pair{&blocks_->B1, r1}, std::pair{&blocks_->B2, r2}}) {
+    accel::cpu::spmv(*B, q, t);
+    velocity_->shared->sum(t);
+    for (std::size_t i = 0; i < block_; ++i) r[i] += t[i];
+  }
 }
 
 void NavierStokesSystem::apply_divergence(const double* c1, const double* c2, double* t) const {

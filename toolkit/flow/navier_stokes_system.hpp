@@ -84,6 +84,8 @@ class NavierStokesSystem final : public LinearOperator {
   /// r_k = A u_k + B_k p (k = 1, 2; type-1) with every row from the weak form, Dirichlet rows
   /// included: the momentum residual the volume form of the boundary forces needs.
   void momentum_rows(const LevelVector& x, double* r1, double* r2) const;
+  /// r_k += B_k q (k = 1, 2; type-1, Dirichlet rows included): momentum_rows' part of a pressure.
+  void add_pressure_rows(const double* q, double* r1, double* r2) const;
   /// t = D1 c1 + D2 c2 (type-1), the pressure rows' action on a velocity.
   void apply_divergence(const double* c1, const double* c2, double* t) const;
   /// Subtracts the mean over all global nodes from a pressure block (no-op unless fixed).

@@ -25,29 +25,33 @@ std::vector<double> upward_crossings(const std::vector<double>& t, const std::ve
 
 }  // namespace
 
-std::array<double, 4> midpoint_weights(const std::vector<double>& t, std::size_t n) {
-  if (n < 2) return {1.0, 0.0, 0.0, 0.0};
+std::array<double, 3> step_mean_weights(const std::vector<double>& t, std::size_t n) {
   // Step j back (j = 0, 1[, 2]): mean m_j = Q(tau_j) + h_j^2 / 8 Q'' with tau_j its midpoint and
   // h_j its length; Q = q0 + q1 (s - t_n) + q2 (s - t_n)^2 / 2, and Q(t_n) = q0 = sum_j a_j m_j
-  // is wanted; m_j = (y_{n-j} + y_{n-j-1}) / 2 then gives y_{n-k} the weight (a_k + a_{k-1}) / 2.
+  // is wanted.
   const std::size_t steps = std::min<std::size_t>(n, 3);
   std::array<std::array<double, 3>, 3> rows{};
   for (std::size_t j = 0; j < steps; ++j) {
     const double h = t[n - j] - t[n - j - 1], x = 0.5 * (t[n - j] + t[n - j - 1]) - t[n];
     rows[j] = {1.0, x, 0.5 * x * x + h * h / 8.0};
   }
-  std::array<double, 3> a{};
   if (steps == 2) {  // the line through two means
     const double w = rows[0][1] / (rows[1][1] - rows[0][1]);
-    a = {1.0 + w, -w, 0.0};
-  } else {  // Cramer's rule for q0: a_j is the cofactor of row j's 1, over the determinant
-    const auto minor = [&](int i, int k) {
-      return rows[(i + 1) % 3][k] * rows[(i + 2) % 3][k + 1] -
-             rows[(i + 1) % 3][k + 1] * rows[(i + 2) % 3][k];
-    };
-    const double det = minor(0, 1) + minor(1, 1) + minor(2, 1);
-    for (int j = 0; j < 3; ++j) a[j] = minor(j, 1) / det;
+    return {1.0 + w, -w, 0.0};
   }
+  // Cramer's rule for q0: a_j is the cofactor of row j's 1, over the determinant.
+  const auto minor = [&](int i) {
+    return rows[(i + 1) % 3][1] * rows[(i + 2) % 3][2] -
+           rows[(i + 1) % 3][2] * rows[(i + 2) % 3][1];
+  };
+  const double det = minor(0) + minor(1) + minor(2);
+  return {minor(0) / det, minor(1) / det, minor(2) / det};
+}
+
+std::array<double, 4> midpoint_weights(const std::vector<double>& t, std::size_t n) {
+  if (n < 2) return {1.0, 0.0, 0.0, 0.0};
+  // m_j = (y_{n-j} + y_{n-j-1}) / 2 gives y_{n-k} the weight (a_k + a_{k-1}) / 2.
+  const std::array<double, 3> a = step_mean_weights(t, n);
   return {0.5 * a[0], 0.5 * (a[0] + a[1]), 0.5 * (a[1] + a[2]), 0.5 * a[2]};
 }
 

@@ -40,6 +40,11 @@ double from_midpoints(const std::vector<double>& t, const std::vector<double>& y
 /// depend on y (so that whole fields, such as the pressure, are taken the same way).
 std::array<double, 4> midpoint_weights(const std::vector<double>& t, std::size_t n);
 
+/// For n >= 2: from_midpoints(t, y, n) = sum_j a_j m_j over the step means
+/// m_j = (y[n - j] + y[n - j - 1]) / 2 (j < min(n, 3); a_2 = 0 for n = 2): the weights a. A time
+/// derivative's step means are the steps' difference quotients (the trapezoidal rule).
+std::array<double, 3> step_mean_weights(const std::vector<double>& t, std::size_t n);
+
 /// The series with drag, lift and pressure_difference from_midpoints at every step.
 TimeSeries from_midpoints(const TimeSeries& s);
 

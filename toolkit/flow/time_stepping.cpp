@@ -43,6 +43,7 @@ TimeStepper::TimeStepper(NavierStokesSolver& solver, const TimeSteppingParams& p
 }
 
 NavierStokesResult TimeStepper::solve(double c, double t) {
+  last_coefficient_ = c;
   if (time_changed_) time_changed_(t);
   solver_->set_time(t);
   mass_.solve(history_.u1().data(), history_velocity_.u1().data());
@@ -78,6 +79,15 @@ NavierStokesResult TimeStepper::solve(double c, double t) {
   last_.nonlinear_steps += static_cast<int>(result.steps.size()) - 1;
   for (const auto& s : result.steps) last_.linear_iterations += s.linear_iterations;
   return result;
+}
+
+void TimeStepper::derivative(FlowVector& d) const {
+  const std::span<const double> u[2] = {current_.u1(), current_.u2()};
+  const std::span<const double> z[2] = {history_velocity_.u1(), history_velocity_.u2()};
+  const std::span<double> out[2] = {d.u1(), d.u2()};
+  for (int q = 0; q < 2; ++q)
+    for (std::size_t i = 0; i < out[q].size(); ++i)
+      out[q][i] = last_coefficient_ * u[q][i] - z[q][i];
 }
 
 NavierStokesResult TimeStepper::theta_step(double k, double a, double t) {

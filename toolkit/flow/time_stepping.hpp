@@ -93,6 +93,12 @@ class TimeStepper {
   const TimeStepRecord& last() const { return last_; }
   const TimeSteppingParams& params() const { return params_; }
 
+  /// The discrete time derivative at the new level of the last (sub)step, d' = c u' - M^{-1} g
+  /// (nodal, every node), into d's u1 and u2.
+  void derivative(FlowVector& d) const;
+  /// The mass of the time derivative.
+  const VelocityMass& mass() const { return mass_; }
+
   /// The memory to checkpoint, and its restoration (with the solver's state restored beside it,
   /// the next advance() computes bitwise what it would have computed without the restart).
   TimeStepperState memory() const;
@@ -127,6 +133,7 @@ class TimeStepper {
   double previous_step_ = 0;       ///< the length of the last step
   double older_step_ = 0;          ///< the length of the step before it
   double macro_step_ = 0;          ///< the length of the step being taken (all its substeps)
+  double last_coefficient_ = 0;    ///< c of the last solve
   FlowVector previous_, current_;  ///< u^{n-1}, u^n (the last two (sub)step states)
   FlowVector residual_;            ///< M d^n, the time derivative at u^n (momentum rows)
   FlowVector previous_residual_;   ///< M d^{n-1} (adaptive steps)

@@ -81,43 +81,73 @@ class VtuSeries {
   PvdCollection collection_;
 };
 
-/// Crank-Nicolson's pressure as reported at the end of each step (the VTU files, the flow handed
-/// to step_done and returned as the last: its surface forces and pressures at points):
-/// from_midpoints of the pressure field (midpoint_weights), for the reason given at
-/// from_midpoints (flow/time_series.hpp). Keeps the pressures of the last four steps; a restart
-/// takes those of the last three from the stepper's memory (u^n, u^{n-1}, u^{n-2} with their
-/// pressures), so that it goes on to report bitwise what the run without the restart reports.
-class MidpointPressure {
+/// Crank-Nicolson's flow as reported at the end of each step (the VTU files, the flow handed to
+/// step_done and returned as the last: its forces and pressures): the pressure from_midpoints
+/// (Sum_k c_k p^{n-k}, midpoint_weights), for the reason given at from_midpoints
+/// (flow/time_series.hpp), and the momentum residuals moved to it and to the time derivative
+/// taken the same way, which alternates with the pressure (d' + d^n = 2 (u' - u^n) / k: its step
+/// means are the difference quotients of the velocities, step_mean_weights), by
+/// NavierStokesSolver::move_flow. Keeps the flows of the last four steps; a restart takes those
+/// of the last three from the stepper's memory (u^n, u^{n-1}, u^{n-2} with their pressures), so
+/// that it goes on to report bitwise what the run without the restart reports.
+class MidpointFlow {
  public:
-  explicit MidpointPressure(const TimeStepper& stepper) {
+  explicit MidpointFlow(const TimeStepper& stepper) {
     if (stepper.steps() == 0) return;
     const TimeStepperState m = stepper.memory();
     const FlowVector* last[3] = {&m.current, &m.previous, &m.older};
-    // Those of steps >= 1: p^0, the initial state's, is not a step's (nor in the series).
-    for (int k = std::min(stepper.steps(), 3) - 1; k >= 0; --k) keep(last[k]->p());
+    // Those of steps >= 1: the initial state is not a step's (nor in the series).
+    for (int k = std::min(stepper.steps(), 3) - 1; k >= 0; --k)
+      keep(last[k]->u1(), last[k]->u2(), last[k]->p());
   }
 
-  /// After step n (t: the series' times, up to t_n): keeps r.p and puts the pressure to report
-  /// in its place.
-  void report(const std::vector<double>& t, NavierStokesResult& r) {
-    keep(r.p);
-    const std::array<double, 4> c = midpoint_weights(t, t.size() - 1);
-    for (std::size_t i = 0; i < r.p.size(); ++i) {
-      double p = 0;
-      for (int k = 0; k < held_; ++k) p += c[k] * kept_[(newest_ + 4 - k) % 4][i];
-      r.p[i] = p;
+  /// After step n (t: the series' times, up to t_n; r: the solver's result of that step): keeps
+  /// r's fields and makes r the flow to report.
+  void report(const std::vector<double>& t, const TimeStepper& stepper,
+              const NavierStokesSolver& solver, NavierStokesResult& r) {
+    keep(r.u1, r.u2, r.p);
+    const std::size_t n = t.size() - 1;
+    if (n < 2) return;  // from_midpoints: each step's own values
+    const std::array<double, 4> c = midpoint_weights(t, n);
+    const std::array<double, 3> a = step_mean_weights(t, n);
+    const auto at = [&](std::size_t k) -> const FlowVector& {
+      return kept_[(newest_ + 4 - k) % 4];
+    };
+    reported_p_.assign(r.p.size(), 0.0);
+    for (std::size_t k = 0; k <= std::min<std::size_t>(n, 3); ++k)
+      for (std::size_t i = 0; i < r.p.size(); ++i) reported_p_[i] += c[k] * at(k).p()[i];
+    // e = d~ - d': d~ = Sum_j a_j (u^{n-j} - u^{n-j-1}) / k_{n-j}, d' the stepper's own.
+    if (e_.block_size() != r.p.size()) e_ = mass_e_ = FlowVector(r.p.size());
+    stepper.derivative(e_);
+    for (int q = 0; q < 2; ++q) {
+      const std::span<double> e = q == 0 ? e_.u1() : e_.u2();
+      for (double& x : e) x = -x;
+      for (std::size_t j = 0; j < std::min<std::size_t>(n, 3); ++j) {
+        const double w = a[j] / (t[n - j] - t[n - j - 1]);
+        const std::span<const double> now = q == 0 ? at(j).u1() : at(j).u2();
+        const std::span<const double> before = q == 0 ? at(j + 1).u1() : at(j + 1).u2();
+        for (std::size_t i = 0; i < e.size(); ++i) e[i] += w * (now[i] - before[i]);
+      }
     }
+    stepper.mass().apply(e_.u1().data(), mass_e_.u1().data());
+    stepper.mass().apply(e_.u2().data(), mass_e_.u2().data());
+    solver.move_flow(r, reported_p_, e_, mass_e_);
   }
 
  private:
-  void keep(std::span<const double> p) {
+  void keep(std::span<const double> u1, std::span<const double> u2, std::span<const double> p) {
     newest_ = (newest_ + 1) % 4;
-    kept_[newest_].assign(p.begin(), p.end());
-    held_ = std::min(held_ + 1, 4);
+    FlowVector& v = kept_[newest_];
+    if (v.block_size() != p.size()) v = FlowVector(p.size());
+    std::copy(u1.begin(), u1.end(), v.u1().begin());
+    std::copy(u2.begin(), u2.end(), v.u2().begin());
+    std::copy(p.begin(), p.end(), v.p().begin());
   }
 
-  std::array<std::vector<double>, 4> kept_;  ///< ring: the newest at newest_
-  int newest_ = 0, held_ = 0;
+  std::array<FlowVector, 4> kept_;  ///< ring of (u1, u2, p): the newest at newest_
+  int newest_ = 0;
+  std::vector<double> reported_p_;
+  FlowVector e_, mass_e_;
 };
 
 /// Collective: the CSV written by rank 0 (IoError on every rank when that failed).
@@ -157,13 +187,13 @@ TransientFlowResult solve_transient_flow(
                             ", time.end = " + std::to_string(time.end) + ": no time step left");
   }
   VtuSeries vtu(output, own);
-  std::optional<MidpointPressure> reported;
+  std::optional<MidpointFlow> reported;
   if (midpoints) reported.emplace(stepper);
   while (!stepper.finished()) {
     result.last = stepper.advance();
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);
     record(stepper.last(), q, own);
-    if (reported) reported->report(own.t, result.last);
+    if (reported) reported->report(own.t, stepper, solver, result.last);
     if (step_done)
       step_done(stepper.last(), with_series_values(q, own, own.t.size() - 1, midpoints),
                 result.last);

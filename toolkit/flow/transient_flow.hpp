@@ -24,15 +24,16 @@ struct TransientOutput {
 };
 
 struct TransientFlowResult {
-  /// The flow at the end time; with Crank-Nicolson its pressure from_midpoints (its momentum
-  /// residuals, of which the volume forces and the wall pressures are formed, the last step's own).
+  /// The flow at the end time; with Crank-Nicolson its pressure and time derivative from the
+  /// means of the steps (from_midpoints), its momentum residuals moved to them
+  /// (transient_flow.cpp).
   NavierStokesResult last;
   /// As reported: with Crank-Nicolson, drag, lift and pressure difference from_midpoints
   /// (flow/time_series.hpp); the values of each step's own pressure are in the checkpoints.
   TimeSeries series;
   /// q of the flow at the end time with drag, lift and pressure difference as `series` has them
-  /// at its end (the surface forces and the nodal pressure difference are those of last.p; the
-  /// pressures at the points on a wall, from its momentum residuals, the last step's own).
+  /// at its end (with Crank-Nicolson, evaluated on `last` they differ from those by O(k^3): the
+  /// velocity's part of them is not taken from the step means).
   FlowQuantities at_end(FlowQuantities q) const;
 };
 
@@ -40,7 +41,7 @@ struct TransientFlowResult {
 /// checkpoint output.restart, to time.end; writes what `output` asks for on the way (the CSV
 /// with every checkpoint and at the end); `step_done` is called after every time step with its
 /// record, its quantities (drag, lift and pressure difference as the series reports them) and
-/// its flow as reported (the pressure as in TransientFlowResult::last).
+/// its flow as reported (as TransientFlowResult::last).
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
