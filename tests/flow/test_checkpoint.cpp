@@ -116,7 +116,7 @@ TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
       .scheme = TimeScheme::crank_nicolson, .step = 0.05, .end = 1.0, .tolerance = 1e-3};
   int every = 0;
   std::vector<double> after_checkpoint;  // the reported pressure and residual at step every + 1
-  const auto keep_pressure = [&](const TimeStepRecord& s, const FlowQuantities&,
+  const auto keep_reported = [&](const TimeStepRecord& s, const FlowQuantities&,
                                  const NavierStokesResult& r) {
     if (s.step != every + 1 || !after_checkpoint.empty()) return;
     after_checkpoint.assign(r.p.begin(), r.p.end());
@@ -124,7 +124,7 @@ TEST_F(Checkpoint, AnAdaptiveRunRestartsBitwise) {
                             r.momentum_residual1.end());
   };
   const auto run_adaptive = [&](const TransientOutput& o) {
-    return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_, keep_pressure);
+    return solve_transient_flow(dfg_2d3(), adaptive, cylinder_forces(), o, comm_, keep_reported);
   };
   const TransientFlowResult plain = run_adaptive({});
   const std::vector<double>& t = plain.series.t;
