@@ -252,19 +252,13 @@ void NavierStokesSolver::store_momentum_residual(NavierStokesResult& result,
   }
 }
 
-void NavierStokesSolver::move_flow(NavierStokesResult& r, std::span<const double> p,
-                                   const FlowVector& e, const FlowVector& mass_e) const {
-  LevelVector change(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) change[i] = p[i] - r.p[i];
-  system_.add_pressure_rows(change.data(), r.momentum_residual1.data(),
-                            r.momentum_residual2.data());
-  FlowVector supg(e.block_size());
-  assembly_.apply_time_derivative_terms(e, supg);
+void NavierStokesSolver::move_momentum_residuals(NavierStokesResult& r, std::span<const double> dp,
+                                                 const FlowVector& derivative_change) const {
+  system_.add_pressure_rows(dp.data(), r.momentum_residual1.data(), r.momentum_residual2.data());
   for (std::size_t i = 0; i < r.momentum_residual1.size(); ++i) {
-    r.momentum_residual1[i] += mass_e.u1()[i] + supg.u1()[i];
-    r.momentum_residual2[i] += mass_e.u2()[i] + supg.u2()[i];
+    r.momentum_residual1[i] += derivative_change.u1()[i];
+    r.momentum_residual2[i] += derivative_change.u2()[i];
   }
-  r.p.assign(p.begin(), p.end());
 }
 
 std::unique_ptr<PressureSchurApproximation> NavierStokesSolver::schur_approximation(double nu) {

@@ -119,13 +119,13 @@ class NavierStokesSolver {
   const FlowProblem& problem() const { return problem_; }
   const NavierStokesAssembly& assembly() const { return assembly_; }
 
-  /// r, this solver's last result of a time step, as the flow with the pressure p and the time
-  /// derivative d + e (e nodal: its u1, u2; mass_e = M e with the step's mass): the momentum
-  /// residuals are affine in both, B p + (M + S) d with S the derivative's SUPG part
-  /// (flow/time_stepping.hpp), so they move by B (p - r.p) + M e + S e, with B and S as
-  /// assembled for r; r.p becomes p.
-  void move_flow(NavierStokesResult& r, std::span<const double> p, const FlowVector& e,
-                 const FlowVector& mass_e) const;
+  /// The momentum residuals of r, this solver's last result of a time step, moved to the flow
+  /// with the pressure r.p + dp and the time derivative d + e: they are affine in both,
+  /// B p + (M + S) d with S the derivative's SUPG part (flow/time_stepping.hpp), so they move by
+  /// B dp + derivative_change, derivative_change = (M + S) e (u1, u2; S e by
+  /// NavierStokesAssembly::apply_time_derivative_terms), with B and S as assembled for r.
+  void move_momentum_residuals(NavierStokesResult& r, std::span<const double> dp,
+                               const FlowVector& derivative_change) const;
 
  private:
   struct Stage;  // the state of one continuation stage (navier_stokes_solver.cpp)

@@ -87,9 +87,9 @@ class VtuSeries {
 /// (flow/time_series.hpp), and the momentum residuals moved to it and to the time derivative
 /// taken the same way, which alternates with the pressure (d' + d^n = 2 (u' - u^n) / k: its step
 /// means are the difference quotients of the velocities, step_mean_weights), by
-/// NavierStokesSolver::move_flow. Keeps the flows of the last four steps; a restart takes those
-/// of the last three from the stepper's memory (u^n, u^{n-1}, u^{n-2} with their pressures), so
-/// that it goes on to report bitwise what the run without the restart reports.
+/// NavierStokesSolver::move_momentum_residuals. Keeps the flows of the last four steps; a restart
+/// takes those of the last three from the stepper's memory (u^n, u^{n-1}, u^{n-2} with their
+/// pressures), so that it goes on to report bitwise what the run without the restart reports.
 class MidpointFlow {
  public:
   explicit MidpointFlow(const TimeStepper& stepper) {
@@ -113,11 +113,13 @@ class MidpointFlow {
     const auto at = [&](std::size_t k) -> const FlowVector& {
       return kept_[(newest_ + 4 - k) % 4];
     };
-    reported_p_.assign(r.p.size(), 0.0);
+    // dp = p~ - p^n, p~ = Sum_k c_k p^{n-k}.
+    dp_.assign(r.p.size(), 0.0);
     for (std::size_t k = 0; k <= std::min<std::size_t>(n, 3); ++k)
-      for (std::size_t i = 0; i < r.p.size(); ++i) reported_p_[i] += c[k] * at(k).p()[i];
+      for (std::size_t i = 0; i < r.p.size(); ++i) dp_[i] += c[k] * at(k).p()[i];
+    for (std::size_t i = 0; i < r.p.size(); ++i) dp_[i] -= r.p[i];
     // e = d~ - d': d~ = Sum_j a_j (u^{n-j} - u^{n-j-1}) / k_{n-j}, d' the stepper's own.
-    if (e_.block_size() != r.p.size()) e_ = mass_e_ = FlowVector(r.p.size());
+    if (e_.block_size() != r.p.size()) e_ = mass_e_ = change_ = FlowVector(r.p.size());
     stepper.derivative(e_);
     for (int q = 0; q < 2; ++q) {
       const std::span<double> e = q == 0 ? e_.u1() : e_.u2();
@@ -129,9 +131,16 @@ class MidpointFlow {
         for (std::size_t i = 0; i < e.size(); ++i) e[i] += w * (now[i] - before[i]);
       }
     }
+    // change = (M + S) e.
+    solver.assembly().apply_time_derivative_terms(e_, change_);
     stepper.mass().apply(e_.u1().data(), mass_e_.u1().data());
     stepper.mass().apply(e_.u2().data(), mass_e_.u2().data());
-    solver.move_flow(r, reported_p_, e_, mass_e_);
+    for (std::size_t i = 0; i < r.p.size(); ++i) {
+      change_.u1()[i] += mass_e_.u1()[i];
+      change_.u2()[i] += mass_e_.u2()[i];
+    }
+    solver.move_momentum_residuals(r, dp_, change_);
+    for (std::size_t i = 0; i < r.p.size(); ++i) r.p[i] += dp_[i];
   }
 
  private:
@@ -146,8 +155,8 @@ class MidpointFlow {
 
   std::array<FlowVector, 4> kept_;  ///< ring of (u1, u2, p): the newest at newest_
   int newest_ = 0;
-  std::vector<double> reported_p_;
-  FlowVector e_, mass_e_;
+  std::vector<double> dp_;          ///< the reported pressure less the step's own
+  FlowVector e_, mass_e_, change_;  ///< e, M e and (M + S) e (u1, u2)
 };
 
 /// Collective: the CSV written by rank 0 (IoError on every rank when that failed).
@@ -194,9 +203,13 @@ TransientFlowResult solve_transient_flow(
     const FlowQuantities q = evaluate_flow_quantities(per_step, result.last, params.nu, comm);
     record(stepper.last(), q, own);
     if (reported) reported->report(own.t, stepper, solver, result.last);
-    if (step_done)
-      step_done(stepper.last(), with_series_values(q, own, own.t.size() - 1, midpoints),
+    if (step_done) {
+      // The quantities of the flow handed beside them: Crank-Nicolson's reported one.
+      const FlowQuantities shown =
+          reported ? evaluate_flow_quantities(per_step, result.last, params.nu, comm) : q;
+      step_done(stepper.last(), with_series_values(shown, own, own.t.size() - 1, midpoints),
                 result.last);
+    }
     vtu.after_step(stepper, result.last, comm);
     if (output.checkpoint_every > 0 && stepper.steps() % output.checkpoint_every == 0) {
       write_checkpoint(output.checkpoint, stepper, solver, own, comm);

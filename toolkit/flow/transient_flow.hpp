@@ -40,8 +40,8 @@ struct TransientFlowResult {
 /// Collective: integrates from the Dirichlet values at t = 0 (rest inside), or from the
 /// checkpoint output.restart, to time.end; writes what `output` asks for on the way (the CSV
 /// with every checkpoint and at the end); `step_done` is called after every time step with its
-/// record, its quantities (drag, lift and pressure difference as the series reports them) and
-/// its flow as reported (as TransientFlowResult::last).
+/// record, its flow as reported (as TransientFlowResult::last) and that flow's quantities, with
+/// drag, lift and pressure difference as the series reports them.
 TransientFlowResult solve_transient_flow(
     const NavierStokesParams& params, const TimeSteppingParams& time,
     const FlowPostprocessing& post, const TransientOutput& output, const Communicator& comm,
