@@ -24,8 +24,14 @@ constexpr std::array<std::pair<SmootherType, const char*>, 8> kNames{{
 SmootherType parse_smoother(const std::string& s) {
   for (const auto& [type, name] : kNames)
     if (s == name) return type;
-  throw AccelError("unknown smoother '" + s +
-                   "' (expected jacobi, gs, sor, ssor, trigs-x, trigs-y, aditrigs or ilu)");
+  throw AccelError("unknown smoother '" + s + "' (expected " + smoother_names() + ")");
+}
+
+std::string smoother_names() {
+  std::string names;
+  for (std::size_t i = 0; i < kNames.size(); ++i)
+    names += (i == 0 ? "" : i + 1 < kNames.size() ? ", " : " or ") + std::string(kNames[i].second);
+  return names;
 }
 
 SweepOrder parse_sweep_order(const std::string& s) {

@@ -26,6 +26,8 @@ enum class SweepOrder { lexicographic, colour };
 
 /// "jacobi" | "gs" | "sor" | "ssor" | "trigs-x" | "trigs-y" | "aditrigs" | "ilu", else AccelError.
 SmootherType parse_smoother(const std::string& s);
+/// The names parse_smoother takes, for messages: "jacobi, gs, ..., aditrigs or ilu".
+std::string smoother_names();
 /// "lexicographic" | "colour", else AccelError.
 SweepOrder parse_sweep_order(const std::string& s);
 std::string to_string(SmootherType s);

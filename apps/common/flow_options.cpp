@@ -128,7 +128,7 @@ void declare_linear_keys(Config& config, const NavierStokesParams& defaults) {
     ("solver.restart", po::value<int>()->default_value(defaults.linear.restart), "fgmres restart length")
     ("solver.velocity.smoother", po::value<std::string>()->default_value(accel::to_string(velocity.type)),
      "local smoother of the velocity multigrid (solver.local.smoother: of the pressure Laplacian); "
-     "same values as solver.local.smoother")
+     "the values of solver.local.smoother but auto")
     ("solver.velocity.ordering", po::value<std::string>()->default_value(kAutoOrdering),
      "sweep order of the velocity smoother: auto | lexicographic | colour (as solver.local.ordering)")
     ("solver.velocity.damping", po::value<double>(),

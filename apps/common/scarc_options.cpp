@@ -13,6 +13,16 @@ namespace {
 constexpr KeyChoice<SchwarzCombination> kCombinations[] = {
     {"average", SchwarzCombination::average}, {"symmetric", SchwarzCombination::symmetric}};
 
+/// accel::parse_smoother for solver.local.smoother, whose message names kAutoSmoother as well.
+accel::SmootherType parse_local_smoother(const std::string& s) {
+  try {
+    return accel::parse_smoother(s);
+  } catch (const accel::AccelError&) {
+    throw accel::AccelError("unknown smoother '" + s + "' (expected " + kAutoSmoother + ", " +
+                            accel::smoother_names() + ")");
+  }
+}
+
 }  // namespace
 
 void declare_scarc_keys(Config& config) {
@@ -77,7 +87,7 @@ ScarcOptions read_scarc_options(const Config& config, const Communicator& comm) 
   mg.auto_smoother = config.get<std::string>("solver.local.smoother") == kAutoSmoother;
   local.smoother = mg.auto_smoother
                        ? accel::SmootherType::aditrigs
-                       : parse_key(config, "solver.local.smoother", accel::parse_smoother);
+                       : parse_key(config, "solver.local.smoother", parse_local_smoother);
   local.ordering = read_ordering(config, "solver.local.ordering", local.smoother, local.target);
   local.pre_smooth = config.get("solver.local.pre_smooth", Range<int>::at_least(0));
   local.post_smooth = config.get("solver.local.post_smooth", Range<int>::at_least(0));

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "accel/smoother_type.hpp"
 #include "common/flow_options.hpp"
 #include "common/poisson_options.hpp"
 #include "io/config.hpp"
@@ -630,6 +631,18 @@ TEST(ConfigKeys, TheAutoSmootherTakesNoDamping) {
       read_error("poisson", {"--solver.local.smoother=auto", "--solver.local.damping=0.8"});
   EXPECT_NE(what.find(in_quotes("solver.local.damping")), std::string::npos) << what;
   EXPECT_FALSE(flow_options({"--config", kConfigs + "cavity.ini"}).params.multigrid.auto_smoother);
+}
+
+// An unknown smoother's message lists what its key takes: auto only for solver.local.smoother.
+TEST(ConfigKeys, AnUnknownSmootherIsAnErrorListingTheKeysValues) {
+  const std::string local = read_error("poisson", {"--solver.local.smoother=trigs-z"});
+  EXPECT_NE(local.find("(expected auto, " + accel::smoother_names() + ")"), std::string::npos)
+      << local;
+  const std::string velocity = read_error("flow", {"--solver.velocity.smoother=auto"});
+  EXPECT_NE(velocity.find(in_quotes("solver.velocity.smoother")), std::string::npos) << velocity;
+  EXPECT_NE(velocity.find("(expected " + accel::smoother_names() + ")"), std::string::npos)
+      << velocity;
+  EXPECT_EQ(accel::smoother_names(), "jacobi, gs, sor, ssor, trigs-x, trigs-y, aditrigs or ilu");
 }
 
 TEST(ConfigKeys, TheExportMatrixPathIsCheckedWhenTheKeysAreRead) {
