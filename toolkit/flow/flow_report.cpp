@@ -147,14 +147,12 @@ std::string postprocessing_problem(const FlowPostprocessing& post, const CoarseM
   return "";
 }
 
-FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const NavierStokesResult& r,
-                                        double nu, const Communicator& comm) {
+FlowQuantities evaluate_series_quantities(const FlowPostprocessing& post,
+                                          const NavierStokesResult& r, double nu,
+                                          const Communicator& comm) {
   if (const std::string problem = postprocessing_problem(post, r.mesh.mesh); !problem.empty())
     throw std::invalid_argument("flow postprocessing: " + problem);
   FlowQuantities q;
-  q.kinetic_energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);
-  q.divergence_l2 = divergence_l2(r.mesh, r.level, r.u1, r.u2, comm);
-  if (post.centerlines) q.centerlines = centerlines(post, r, comm);
   if (!post.force_part.empty()) q.forces = forces(post, r, nu, comm);
   if (post.pressure_points) {
     const auto nodal = nodal_point_pressures(*post.pressure_points, r, comm);
@@ -162,6 +160,15 @@ FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const Na
     q.pressure_difference = (*q.point_pressures)[0] - (*q.point_pressures)[1];
     q.pressure_difference_nodal = nodal[0] - nodal[1];
   }
+  return q;
+}
+
+FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const NavierStokesResult& r,
+                                        double nu, const Communicator& comm) {
+  FlowQuantities q = evaluate_series_quantities(post, r, nu, comm);
+  q.kinetic_energy = kinetic_energy(r.mesh, r.level, r.u1, r.u2, comm);
+  q.divergence_l2 = divergence_l2(r.mesh, r.level, r.u1, r.u2, comm);
+  if (post.centerlines) q.centerlines = centerlines(post, r, comm);
   if (const auto& line = post.recirculation)
     q.recirculation_length = recirculation_length(r.mesh, r.level, r.u1, line->x0, line->x1,
                                                   line->y0, kRecirculationSamples, comm);

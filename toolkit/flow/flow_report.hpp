@@ -79,6 +79,12 @@ struct FlowQuantities {
 FlowQuantities evaluate_flow_quantities(const FlowPostprocessing& post, const NavierStokesResult& r,
                                         double nu, const Communicator& comm);
 
+/// Collective: only what a time series records of `post` (TimeSeries: the forces, the pressure
+/// difference and its point pressures); the kinetic energy and |div u| are left 0.
+FlowQuantities evaluate_series_quantities(const FlowPostprocessing& post,
+                                          const NavierStokesResult& r, double nu,
+                                          const Communicator& comm);
+
 /// Linear iterations summed over the nonlinear steps.
 int total_linear_iterations(const NavierStokesResult& r);
 
