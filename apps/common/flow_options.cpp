@@ -1,12 +1,15 @@
 #include "common/flow_options.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <optional>
 #include <sstream>
 
 #include "common/key_choice.hpp"
 #include "common/scarc_options.hpp"
+#include "flow/flow_postprocessing.hpp"
+#include "flow/flow_problem.hpp"
 #include "flow/step_size_control.hpp"
 #include "io/output.hpp"
 #include "mesh/msh_reader.hpp"
@@ -337,22 +340,71 @@ TransientOutput read_transient_output(const Config& config) {
   return o;
 }
 
+/// Every time key is checked, in a stationary run too (a typo there is no less a typo); the
+/// checks that relate keys only in an instationary one.
 std::optional<TimeSteppingParams> read_time(const Config& config) {
-  if (config.get<std::string>("time.scheme") == "steady") return std::nullopt;
+  const bool steady = config.get<std::string>("time.scheme") == "steady";
   TimeSteppingParams t;
-  t.scheme = read_choice(config, "time.scheme", kTimeSchemes);
+  if (!steady) t.scheme = read_choice(config, "time.scheme", kTimeSchemes);
   t.step = config.get("time.step", Range<double>::above(0));
   t.end = config.get("time.end", Range<double>::above(0));
-  if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
   t.tolerance = config.get("time.tolerance", Range<double>::at_least(0));
   t.step_max = cap_of_key(config.get("time.step_max", Range<double>::at_least(0)));
   t.mass = read_choice(config, "time.mass", kTimeMasses);
+  if (steady) return std::nullopt;
+  if (t.end < t.step) config.fail("time.end", "shorter than one time step (time.step)");
   if (t.tolerance > 0 && !has_local_error_estimate(t.scheme))
     config.fail("time.tolerance",
                 "adaptive steps need time.scheme = euler, bdf2 or cn (the fractional-step theta "
                 "scheme has no error estimate here)");
   return t;
 }
+
+namespace {
+
+/// A stationary run refuses the instationary outputs rather than leave them unwritten.
+void refuse_transient_output(const Config& config) {
+  const auto refuse = [&](const char* key) {
+    config.fail(key, "needs an instationary run (time.scheme; the default steady has no steps)");
+  };
+  for (const char* key : {"series", "restart"})
+    if (config.has(key)) refuse(key);
+  for (const char* key : {"vtu-every", "checkpoint-every"})
+    if (config.get<int>(key) != 0) refuse(key);
+}
+
+/// The points the postprocessing evaluates (the pressure points, the ends of the recirculation
+/// line) must lie in the refined mesh of the run: evaluate_at_points gives NaN elsewhere, which
+/// would be found only after the solve. Collective; reads and distributes the mesh for it.
+void check_postprocessing_points(const Config& config, const FlowOptions& o,
+                                 const Communicator& comm) {
+  std::vector<Point2> points;
+  std::vector<const char*> keys;
+  if (const auto& pp = o.postprocessing.pressure_points)
+    for (const Point2& p : *pp) {
+      points.push_back(p);
+      keys.push_back("postprocess.pressure_difference");
+    }
+  if (const auto& line = o.postprocessing.recirculation) {
+    points.insert(points.end(), {{line->x0, line->y0}, {line->x1, line->y0}});
+    keys.insert(keys.end(), 2, "postprocess.recirculation");
+  }
+  if (points.empty()) return;
+  const FlowProblem problem(o.params, comm);
+  const LevelVector zero(problem.block_size(), 0.0);
+  const std::vector<double> found =
+      evaluate_at_points(problem.mesh, problem.level, zero, points, comm);
+  for (std::size_t k = 0; k < points.size(); ++k)
+    if (std::isnan(found[k])) {
+      std::ostringstream what;
+      what << std::setprecision(12) << "the point (" << points[k].x << ", " << points[k].y
+           << ") is not in the mesh ('" << o.params.mesh_file << "' at level " << o.params.level
+           << ")";
+      config.fail(keys[k], what.str());
+    }
+}
+
+}  // namespace
 
 void declare_flow_keys(Config& config) {
   const NavierStokesParams defaults;
@@ -381,9 +433,9 @@ FlowOptions read_flow_options(const Config& config, const Communicator& comm) {
   read_linear(config, comm, o.params);
   o.postprocessing = read_postprocessing(config, o.params.mesh_file);
   o.time = read_time(config);
+  if (!o.time) refuse_transient_output(config);
   o.output = read_transient_output(config);
-  if (!o.time && config.has("restart"))
-    config.fail("restart", "needs an instationary run (time.scheme)");
+  check_postprocessing_points(config, o, comm);
   return o;
 }
 

@@ -458,7 +458,7 @@ TEST(ConfigKeys, TheDfgPostprocessingIsReadBeforeTheSolve) {
 }
 
 struct BadPostprocessing {
-  const char* arg;   // the command-line setting (with cavity.ini)
+  const char* arg;   // the command-line setting (with cavity.ini, a stationary run)
   const char* key;   // the key the message must name
   const char* what;  // what the message must say
 };
@@ -473,6 +473,18 @@ const BadPostprocessing kBadPostprocessing[] = {
     {"--postprocess.recirculation=0.25 1", "postprocess.recirculation", "'X0 X1 Y0'"},
     {"--postprocess.recirculation=0.25 1 0.2 0", "postprocess.recirculation", "'X0 X1 Y0'"},
     {"--postprocess.centerline_y=0.5 half", "postprocess.centerline_y", "list of numbers"},
+    // Outside the unit square; evaluated there, the pressure difference would be NaN.
+    {"--postprocess.pressure_difference=0.5 0.5 0.25 1.0000001", "postprocess.pressure_difference",
+     "the point (0.25, 1.0000001) is not in the mesh"},
+    {"--postprocess.recirculation=0.5 1.5 0.5", "postprocess.recirculation",
+     "the point (1.5, 0.5) is not in the mesh"},
+    // A stationary run (cavity.ini) writes no series or checkpoints: refused, not left unwritten.
+    {"--series=series.csv", "series", "needs an instationary run"},
+    {"--checkpoint-every=2", "checkpoint-every", "needs an instationary run"},
+    {"--vtu-every=1", "vtu-every", "needs an instationary run"},
+    {"--restart=flow.checkpoint", "restart", "needs an instationary run"},
+    // Every time key is read, in a stationary run too.
+    {"--time.mass=galerkin", "time.mass", "'galerkin' is not consistent or lumped"},
 };
 
 TEST(ConfigKeys, BadPostprocessingIsAnErrorNamingTheKey) {
