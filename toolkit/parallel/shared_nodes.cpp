@@ -108,6 +108,10 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
     shared_inverse_multiplicity_.rows.push_back(row);
     shared_inverse_multiplicity_.values.push_back(1.0 / count);
   }
+  values_plan_ = make_plan([n](const Entity& e) { return e.edge ? n - 2 : 1; });
+  pairs_plan_ = make_plan([n](const Entity& e) { return 2 * (e.edge ? n - 2 : 1); });
+  sent_.resize(neighbours_.size());
+  received_.resize(neighbours_.size());
 }
 
 std::vector<double> SharedNodes::multiplicity() const {
@@ -124,64 +128,73 @@ std::vector<double> SharedNodes::inverse_multiplicity() const {
   return out;
 }
 
-template <class Width, class Pack>
-void SharedNodes::exchange(Width&& width, Pack&& pack, std::vector<std::vector<double>>& received,
-                           std::vector<std::vector<std::ptrdiff_t>>& offsets) const {
-  offsets.resize(entities_.size());
-  for (std::size_t ei = 0; ei < entities_.size(); ++ei)
-    offsets[ei].assign(entities_[ei].copies.size(), -1);
-  received.resize(neighbours_.size());
-  std::vector<std::vector<double>> sent(neighbours_.size());
+template <class Width>
+SharedNodes::ExchangePlan SharedNodes::make_plan(Width&& width) const {
+  ExchangePlan plan;
+  plan.width.resize(entities_.size());
+  plan.offsets.resize(entities_.size());
+  for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
+    plan.width[ei] = width(entities_[ei]);
+    plan.offsets[ei].assign(entities_[ei].copies.size(), -1);
+  }
+  plan.send_size.assign(neighbours_.size(), 0);
+  plan.recv_size.assign(neighbours_.size(), 0);
+  for (std::size_t ni = 0; ni < neighbours_.size(); ++ni)
+    for (int ei : neighbours_[ni].entities) {
+      const auto w = static_cast<std::size_t>(plan.width[ei]);
+      const std::vector<Copy>& copies = entities_[ei].copies;
+      for (std::size_t ci = 0; ci < copies.size(); ++ci)
+        if (copies[ci].rank == neighbours_[ni].rank) {
+          plan.offsets[ei][ci] = static_cast<std::ptrdiff_t>(plan.recv_size[ni]);
+          plan.recv_size[ni] += w;
+        } else if (copies[ci].local >= 0) {
+          plan.send_size[ni] += w;
+        }
+    }
+  return plan;
+}
+
+template <class Pack>
+void SharedNodes::exchange(const ExchangePlan& plan, Pack&& pack) const {
   RequestSet requests;
   for (std::size_t ni = 0; ni < neighbours_.size(); ++ni) {
-    const Neighbour& nb = neighbours_[ni];
-    std::size_t recv_size = 0;
-    for (int ei : nb.entities) {
-      const Entity& entity = entities_[ei];
-      const std::size_t w = static_cast<std::size_t>(width(entity));
-      for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
-        const Copy& c = entity.copies[ci];
-        if (c.rank == nb.rank) {
-          offsets[ei][ci] = static_cast<std::ptrdiff_t>(recv_size);
-          recv_size += w;
-        } else if (c.local >= 0) {
-          const std::size_t at = sent[ni].size();
-          sent[ni].resize(at + w);
-          pack(entity, c, sent[ni].data() + at);
-        }
-      }
-    }
-    received[ni].assign(recv_size, 0.0);
-    check_mpi(MPI_Irecv(received[ni].data(), static_cast<int>(recv_size), MPI_DOUBLE, nb.rank,
-                        kExchangeTag, comm_->handle(), requests.add()),
+    received_[ni].resize(plan.recv_size[ni]);
+    check_mpi(MPI_Irecv(received_[ni].data(), static_cast<int>(plan.recv_size[ni]), MPI_DOUBLE,
+                        neighbours_[ni].rank, kExchangeTag, comm_->handle(), requests.add()),
               "MPI_Irecv (shared nodes)");
   }
-  for (std::size_t ni = 0; ni < neighbours_.size(); ++ni)
-    check_mpi(MPI_Isend(sent[ni].data(), static_cast<int>(sent[ni].size()), MPI_DOUBLE,
-                        neighbours_[ni].rank, kExchangeTag, comm_->handle(), requests.add()),
+  for (std::size_t ni = 0; ni < neighbours_.size(); ++ni) {
+    const Neighbour& nb = neighbours_[ni];
+    sent_[ni].resize(plan.send_size[ni]);
+    double* out = sent_[ni].data();
+    for (int ei : nb.entities)
+      for (const Copy& c : entities_[ei].copies)
+        if (c.rank != nb.rank && c.local >= 0) {
+          pack(ei, c, out);
+          out += plan.width[ei];
+        }
+    check_mpi(MPI_Isend(sent_[ni].data(), static_cast<int>(plan.send_size[ni]), MPI_DOUBLE, nb.rank,
+                        kExchangeTag, comm_->handle(), requests.add()),
               "MPI_Isend (shared nodes)");
+  }
   requests.wait_all();
 }
 
-template <class Width, class Value>
-void SharedNodes::sum_over_copies(Width&& width, Value&& value) const {
-  std::vector<std::vector<double>> received;
-  std::vector<std::vector<std::ptrdiff_t>> offsets;
-  exchange(
-      width,
-      [&](const Entity& e, const Copy& c, double* out) {
-        for (int p = 0; p < width(e); ++p) out[p] = value(c, p);
-      },
-      received, offsets);
+template <class Value>
+void SharedNodes::sum_over_copies(const ExchangePlan& plan, Value&& value) const {
+  exchange(plan, [&](int ei, const Copy& c, double* out) {
+    for (int p = 0; p < plan.width[ei]; ++p) out[p] = value(c, p);
+  });
   for (std::size_t ei = 0; ei < entities_.size(); ++ei) {
     const Entity& entity = entities_[ei];
-    const int w = width(entity);
+    const int w = plan.width[ei];
     for (int p = 0; p < w; ++p) {
       double s = 0.0;
       for (std::size_t ci = 0; ci < entity.copies.size(); ++ci) {
         const Copy& c = entity.copies[ci];
-        const double v =
-            c.local >= 0 ? value(c, p) : received[buffer_of_rank_[c.rank]][offsets[ei][ci] + p];
+        const double v = c.local >= 0
+                             ? value(c, p)
+                             : received_[buffer_of_rank_[c.rank]][plan.offsets[ei][ci] + p];
         s = ci == 0 ? v : s + v;
       }
       for (const Copy& c : entity.copies)
@@ -193,20 +206,19 @@ void SharedNodes::sum_over_copies(Width&& width, Value&& value) const {
 void SharedNodes::sum(double* v) const {
   const int n = n_;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
-  sum_over_copies(
-      [n](const Entity& e) { return e.edge ? n - 2 : 1; },
-      [&](const Copy& c, int p) -> double& { return v[c.local * nn + c.base + p * c.stride]; });
+  sum_over_copies(values_plan_, [&](const Copy& c, int p) -> double& {
+    return v[c.local * nn + c.base + p * c.stride];
+  });
 }
 
 void SharedNodes::sum_pair(double* v0, double* v1) const {
   const int n = n_;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   // The positions of an entity interleave the vectors: 2p in v0, 2p + 1 in v1.
-  sum_over_copies([n](const Entity& e) { return 2 * (e.edge ? n - 2 : 1); },
-                  [&](const Copy& c, int p) -> double& {
-                    double* v = p % 2 ? v1 : v0;
-                    return v[c.local * nn + c.base + (p / 2) * c.stride];
-                  });
+  sum_over_copies(pairs_plan_, [&](const Copy& c, int p) -> double& {
+    double* v = p % 2 ? v1 : v0;
+    return v[c.local * nn + c.base + (p / 2) * c.stride];
+  });
 }
 
 void SharedNodes::average(double* v) const {
@@ -279,7 +291,8 @@ void SharedNodes::make_local_matrices(accel::BandedMatrix<double>& A) const {
     }
     return A.at(band, c.local, edge_node(n, c.slot, row));
   };
-  sum_over_copies([n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; }, coupling);
+  // Set-up only: this exchange's plan is made here and dropped.
+  sum_over_copies(make_plan([n](const Entity& e) { return e.edge ? 2 * (n - 1) : 0; }), coupling);
 }
 
 }  // namespace quilt

@@ -86,18 +86,26 @@ class SharedNodes {
     std::vector<int> entities;  ///< indices into entities_ with copies on both ranks
   };
 
-  /// Sends, for every entity shared with a neighbour, `width(entity)` values per local copy
-  /// (packed by `pack`), and returns the receive buffers (one per neighbour rank, see
-  /// buffer_of_rank_) and, for every entity and copy, the offset of that copy's values in its
-  /// rank's buffer (-1 for local copies).
-  template <class Width, class Pack>
-  void exchange(Width&& width, Pack&& pack, std::vector<std::vector<double>>& received,
-                std::vector<std::vector<std::ptrdiff_t>>& offsets) const;
-  /// The one summation both public operations are: every entity carries width(entity) values
-  /// per copy, value(copy, p) -> double& addresses them in a local copy; each position becomes
-  /// the sum over all copies, added in ascending global macro id from the first.
-  template <class Width, class Value>
-  void sum_over_copies(Width&& width, Value&& value) const;
+  /// One kind of exchange, planned once: width[entity] values per copy (entities_ order), where
+  /// each remote copy's values lie in its rank's receive buffer (offsets[entity][copy], -1 for
+  /// local copies), and how many values go to and come from each neighbour rank.
+  struct ExchangePlan {
+    std::vector<int> width;
+    std::vector<std::vector<std::ptrdiff_t>> offsets;
+    std::vector<std::size_t> send_size, recv_size;  ///< per neighbour (neighbours_ order)
+  };
+  /// The plan of an exchange of width(entity) values per copy.
+  template <class Width>
+  ExchangePlan make_plan(Width&& width) const;
+  /// Sends, for every entity shared with a neighbour, plan.width values per local copy (packed
+  /// by pack(entity index, copy, out)), and receives the neighbours' into received_.
+  template <class Pack>
+  void exchange(const ExchangePlan& plan, Pack&& pack) const;
+  /// The one summation the public operations are: every entity carries plan.width values per
+  /// copy, value(copy, p) -> double& addresses them in a local copy; each position becomes the
+  /// sum over all copies, added in ascending global macro id from the first.
+  template <class Value>
+  void sum_over_copies(const ExchangePlan& plan, Value&& value) const;
 
   const DistributedMesh* dm_;
   const Communicator* comm_;
@@ -108,6 +116,11 @@ class SharedNodes {
   std::vector<int> buffer_of_rank_;    ///< rank -> index into neighbours_ (and receive buffers)
   SharedWeights shared_multiplicity_;  ///< multiplicity() at the shared nodes
   SharedWeights shared_inverse_multiplicity_;
+  ExchangePlan values_plan_;  ///< sum(): n - 2 values per edge, 1 per corner
+  ExchangePlan pairs_plan_;   ///< sum_pair(): twice those, the two vectors interleaved
+  /// The message buffers per neighbour rank, grown to the largest exchange on first use and
+  /// reused: the sums of the solver's sweeps allocate nothing (one exchange runs at a time).
+  mutable std::vector<std::vector<double>> sent_, received_;
 };
 
 }  // namespace quilt
