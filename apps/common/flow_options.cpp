@@ -373,21 +373,20 @@ void refuse_transient_output(const Config& config) {
     if (config.get<int>(key) != 0) refuse(key);
 }
 
-/// The points the postprocessing evaluates (the pressure points, the ends of the recirculation
-/// line) must lie in the refined mesh of the run: evaluate_at_points gives NaN elsewhere, which
-/// would be found only after the solve. Collective; reads and distributes the mesh for it.
+/// The points the postprocessing evaluates (postprocessing_points) must lie in the refined mesh
+/// of the run: evaluate_at_points gives NaN elsewhere, which would be found only after the solve.
+/// Collective; reads and distributes the mesh for it.
 void check_postprocessing_points(const Config& config, const FlowOptions& o,
                                  const Communicator& comm) {
+  const PostprocessingPoints at = postprocessing_points(o.postprocessing);
   std::vector<Point2> points;
   std::vector<const char*> keys;
-  if (const auto& pp = o.postprocessing.pressure_points)
-    for (const Point2& p : *pp) {
-      points.push_back(p);
-      keys.push_back("postprocess.pressure_difference");
-    }
-  if (const auto& line = o.postprocessing.recirculation) {
-    points.insert(points.end(), {{line->x0, line->y0}, {line->x1, line->y0}});
-    keys.insert(keys.end(), 2, "postprocess.recirculation");
+  for (const auto& [group, key] : {std::pair{&at.pressure, "postprocess.pressure_difference"},
+                                   std::pair{&at.recirculation, "postprocess.recirculation"},
+                                   std::pair{&at.centerline_u, "postprocess.centerline_y"},
+                                   std::pair{&at.centerline_v, "postprocess.centerline_x"}}) {
+    points.insert(points.end(), group->begin(), group->end());
+    keys.insert(keys.end(), group->size(), key);
   }
   if (points.empty()) return;
   const FlowProblem problem(o.params, comm);

@@ -478,6 +478,8 @@ const BadPostprocessing kBadPostprocessing[] = {
      "the point (0.25, 1.0000001) is not in the mesh"},
     {"--postprocess.recirculation=0.5 1.5 0.5", "postprocess.recirculation",
      "the point (1.5, 0.5) is not in the mesh"},
+    {"--postprocess.centerline_x=0.5 -0.25", "postprocess.centerline_x",
+     "the point (-0.25, 0.5) is not in the mesh"},
     // A stationary run (cavity.ini) writes no series or checkpoints: refused, not left unwritten.
     {"--series=series.csv", "series", "needs an instationary run"},
     {"--checkpoint-every=2", "checkpoint-every", "needs an instationary run"},

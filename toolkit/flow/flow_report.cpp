@@ -27,11 +27,9 @@ Profile profile(const NavierStokesResult& r, const LevelVector& field, const std
 
 CenterlineProfiles centerlines(const FlowPostprocessing& post, const NavierStokesResult& r,
                                const Communicator& comm) {
-  std::vector<Point2> on_vertical, on_horizontal;
-  for (double y : post.centerline_y) on_vertical.push_back({0.5, y});
-  for (double x : post.centerline_x) on_horizontal.push_back({x, 0.5});
-  return {profile(r, r.u1, post.centerline_y, on_vertical, comm),
-          profile(r, r.u2, post.centerline_x, on_horizontal, comm)};
+  const PostprocessingPoints at = postprocessing_points(post);
+  return {profile(r, r.u1, post.centerline_y, at.centerline_u, comm),
+          profile(r, r.u2, post.centerline_x, at.centerline_v, comm)};
 }
 
 FlowForces forces(const FlowPostprocessing& post, const NavierStokesResult& r, double nu,
@@ -140,6 +138,18 @@ void put_timings(Json& j, const FlowTimings& timings) {
 }
 
 }  // namespace
+
+PostprocessingPoints postprocessing_points(const FlowPostprocessing& post) {
+  PostprocessingPoints at;
+  if (post.pressure_points) at.pressure = {(*post.pressure_points)[0], (*post.pressure_points)[1]};
+  if (const auto& line = post.recirculation)
+    at.recirculation = {{line->x0, line->y0}, {line->x1, line->y0}};
+  if (post.centerlines) {
+    for (double y : post.centerline_y) at.centerline_u.push_back({0.5, y});
+    for (double x : post.centerline_x) at.centerline_v.push_back({x, 0.5});
+  }
+  return at;
+}
 
 std::string postprocessing_problem(const FlowPostprocessing& post, const CoarseMesh& mesh) {
   if (!post.force_part.empty() && mesh.part_id(post.force_part) < 0)

@@ -41,6 +41,16 @@ struct FlowPostprocessing {
   std::optional<RecirculationLine> recirculation;
 };
 
+/// The points at which `post` evaluates a flow, by the quantity that needs them (each empty
+/// where `post` does not ask for it).
+struct PostprocessingPoints {
+  std::vector<Point2> pressure;       ///< p(a), p(b)
+  std::vector<Point2> recirculation;  ///< the ends of the line searched
+  std::vector<Point2> centerline_u;   ///< (0.5, y) for the y of the u profile
+  std::vector<Point2> centerline_v;   ///< (x, 0.5) for the x of the v profile
+};
+PostprocessingPoints postprocessing_points(const FlowPostprocessing& post);
+
 /// Why `post` cannot be evaluated on a flow over `mesh` ("" when it can): a force part the mesh
 /// does not have. Checked before the solve so that a typo costs no solve.
 std::string postprocessing_problem(const FlowPostprocessing& post, const CoarseMesh& mesh);
