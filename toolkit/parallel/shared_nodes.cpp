@@ -156,11 +156,10 @@ SharedNodes::ExchangePlan SharedNodes::make_plan(Width&& width) const {
 
 template <class Pack>
 void SharedNodes::exchange(const ExchangePlan& plan, Pack&& pack) const {
-  RequestSet requests;
   for (std::size_t ni = 0; ni < neighbours_.size(); ++ni) {
     received_[ni].resize(plan.recv_size[ni]);
     check_mpi(MPI_Irecv(received_[ni].data(), static_cast<int>(plan.recv_size[ni]), MPI_DOUBLE,
-                        neighbours_[ni].rank, kExchangeTag, comm_->handle(), requests.add()),
+                        neighbours_[ni].rank, kExchangeTag, comm_->handle(), requests_.add()),
               "MPI_Irecv (shared nodes)");
   }
   for (std::size_t ni = 0; ni < neighbours_.size(); ++ni) {
@@ -174,10 +173,10 @@ void SharedNodes::exchange(const ExchangePlan& plan, Pack&& pack) const {
           out += plan.width[ei];
         }
     check_mpi(MPI_Isend(sent_[ni].data(), static_cast<int>(plan.send_size[ni]), MPI_DOUBLE, nb.rank,
-                        kExchangeTag, comm_->handle(), requests.add()),
+                        kExchangeTag, comm_->handle(), requests_.add()),
               "MPI_Isend (shared nodes)");
   }
-  requests.wait_all();
+  requests_.wait_all();
 }
 
 template <class Value>

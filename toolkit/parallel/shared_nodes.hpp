@@ -118,9 +118,11 @@ class SharedNodes {
   SharedWeights shared_inverse_multiplicity_;
   ExchangePlan values_plan_;  ///< sum(): n - 2 values per edge, 1 per corner
   ExchangePlan pairs_plan_;   ///< sum_pair(): twice those, the two vectors interleaved
-  /// The message buffers per neighbour rank, grown to the largest exchange on first use and
-  /// reused: the sums of the solver's sweeps allocate nothing (one exchange runs at a time).
+  /// The message buffers per neighbour rank and the requests, grown to the largest exchange on
+  /// first use and reused: the sums of the solver's sweeps allocate nothing (one exchange runs
+  /// at a time).
   mutable std::vector<std::vector<double>> sent_, received_;
+  mutable RequestSet requests_;
 };
 
 }  // namespace quilt
