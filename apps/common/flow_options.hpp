@@ -31,8 +31,9 @@ struct FlowOptions {
 /// Collective. Checks that every rank parsed the same configuration (check_same_configuration),
 /// reads and validates the keys (ConfigError naming the key), the postprocessing ones included,
 /// so that nothing found wrong after the solve wastes it: a postprocess.forces part is looked up
-/// in mesh.file, and the points of postprocess.pressure_difference and .recirculation in the
-/// refined mesh (which is read and distributed for that). A stationary run refuses the
+/// in mesh.file, and the points the postprocessing evaluates at (postprocessing_points: the
+/// pressure points, the recirculation line's ends, the centreline points) in the refined mesh
+/// (which is read and distributed for that). A stationary run refuses the
 /// instationary outputs (series, restart, vtu-every, checkpoint-every).
 FlowOptions read_flow_options(const Config& config, const Communicator& comm);
 

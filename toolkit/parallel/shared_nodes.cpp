@@ -91,9 +91,11 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
   // The multiplicities at the shared nodes only, O(n) per macro. Every node of a copy lies in one
   // entity (a corner, or the interior of an edge), so the rows are distinct.
   const std::size_t nn = static_cast<std::size_t>(n) * n;
+  // An entity's shared nodes per copy: the inner nodes of an edge, or the corner.
+  const auto nodes_of = [n](const Entity& e) { return e.edge ? n - 2 : 1; };
   std::vector<std::pair<std::size_t, double>> shared_rows;
   for (const Entity& entity : entities_) {
-    const int width = entity.edge ? n - 2 : 1;
+    const int width = nodes_of(entity);
     for (const Copy& c : entity.copies) {
       if (c.local < 0) continue;
       for (int p = 0; p < width; ++p)
@@ -108,8 +110,8 @@ SharedNodes::SharedNodes(const DistributedMesh& dm, const Communicator& comm, in
     shared_inverse_multiplicity_.rows.push_back(row);
     shared_inverse_multiplicity_.values.push_back(1.0 / count);
   }
-  values_plan_ = make_plan([n](const Entity& e) { return e.edge ? n - 2 : 1; });
-  pairs_plan_ = make_plan([n](const Entity& e) { return 2 * (e.edge ? n - 2 : 1); });
+  values_plan_ = make_plan(nodes_of);
+  pairs_plan_ = make_plan([&](const Entity& e) { return 2 * nodes_of(e); });
   sent_.resize(neighbours_.size());
   received_.resize(neighbours_.size());
 }
