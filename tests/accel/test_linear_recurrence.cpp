@@ -32,11 +32,12 @@ void expect_matches_node_by_node(unsigned seed) {
   constexpr int W = Simd::kWidth;
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> terms(-1.0, 1.0), factors(-0.9, 0.9);
-  typename Simd::V a, m;
+  T a_lanes[W], m_lanes[W];
   for (int i = 0; i < W; ++i) {
-    a[i] = T(terms(gen));
-    m[i] = T(factors(gen));
+    a_lanes[i] = T(terms(gen));
+    m_lanes[i] = T(factors(gen));
   }
+  const typename Simd::V a = Simd::load(a_lanes), m = Simd::load(m_lanes);
   const T carry = T(terms(gen));
   const auto x = scanned<T, Forward>(a, m, carry);
   long double previous = carry;
@@ -64,8 +65,9 @@ TYPED_TEST(LinearRecurrence, ScanMatchesTheNodeByNodeRecurrence) {
 TYPED_TEST(LinearRecurrence, DecoupledAndIdentityMapsAreExact) {
   using T = TypeParam;
   using Simd = SimdBlock<T>;
-  typename Simd::V a;
-  for (int i = 0; i < Simd::kWidth; ++i) a[i] = T(i + 1) / T(3);
+  T lanes[Simd::kWidth];
+  for (int i = 0; i < Simd::kWidth; ++i) lanes[i] = T(i + 1) / T(3);
+  const typename Simd::V a = Simd::load(lanes);
   const auto forward = scanned<T, true>(a, typename Simd::V{}, T(7));
   const auto backward = scanned<T, false>(a, typename Simd::V{}, T(7));
   const auto carried = scanned<T, true>(typename Simd::V{}, Simd::splat(T(1)), T(7));

@@ -17,6 +17,7 @@
 // Munknowns/s (n = 1025, 16 macros), though 1.2 times faster in L2 (2026-11-28).
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "accel/recurrence_blocks.hpp"
@@ -28,26 +29,112 @@
 
 namespace quilt::accel::cpu {
 
-/// A block of W values of T and the operations of the blocked recurrence on it.
+/// The bytes of the target's vector registers: 64 with AVX-512, 32 with AVX, 16 (SSE, NEON)
+/// without.
+#if defined(__AVX512F__)
+inline constexpr int kRegisterBytes = 64;
+#elif defined(__AVX__)
+inline constexpr int kRegisterBytes = 32;
+#else
+inline constexpr int kRegisterBytes = 16;
+#endif
+
+/// A block too wide for one register, as its two halves. GCC 12 keeps a generic vector wider than
+/// the target's registers (8 doubles with AVX2) in memory wherever it is not the result of
+/// arithmetic on loaded values: every block's carry was built by 8 scalar stores and reloaded
+/// 16 bytes at a time (a failed store forwarding on the recurrence's chain), and the block's
+/// store went through the stack. The double TRIGS x-line sweep took 7.7-8.3 ns per node in cache
+/// (n = 129, 2 macros), against 2.0-2.4 for float; with the halves in two registers 2.6-3.3, the
+/// y-line sweep 4.0-4.9 instead of 9.2-10.2, Gauss-Seidel 2.2-2.6 instead of 5.3-5.6
+/// (docs/benchmarks.md, 2026-11-29 12:40 UTC). Lane by lane the same operations: the sweeps'
+/// values are bitwise those of the whole vector.
+template <class Element, int kHalf>
+struct VectorPair {
+  /// One half: kHalf lanes. (The vector type is made here: GCC drops a vector_size attribute
+  /// from a type passed as a template argument.)
+  using H [[gnu::vector_size(kHalf * sizeof(Element))]] = Element;
+  H lo{}, hi{};
+
+  Element operator[](int i) const { return i < kHalf ? lo[i] : hi[i - kHalf]; }
+  friend VectorPair operator+(const VectorPair& a, const VectorPair& b) {
+    return {a.lo + b.lo, a.hi + b.hi};
+  }
+  friend VectorPair operator-(const VectorPair& a, const VectorPair& b) {
+    return {a.lo - b.lo, a.hi - b.hi};
+  }
+  friend VectorPair operator*(const VectorPair& a, const VectorPair& b) {
+    return {a.lo * b.lo, a.hi * b.hi};
+  }
+  friend VectorPair operator-(const VectorPair& a) { return {-a.lo, -a.hi}; }
+  friend VectorPair operator*(Element s, const VectorPair& a) { return {s * a.lo, s * a.hi}; }
+  friend VectorPair operator/(Element s, const VectorPair& a) { return {s / a.lo, s / a.hi}; }
+};
+
+/// The type of a block of N values of T: one generic vector, or a VectorPair where `halved`.
+/// (Chosen by specialisation, not std::conditional_t: that would drop the vector_size attribute.)
+template <class T, int N, bool halved>
+struct BlockType {
+  using type [[gnu::vector_size(N * sizeof(T))]] = T;
+};
+template <class T, int N>
+struct BlockType<T, N, true> {
+  using type = VectorPair<T, N / 2>;
+};
+
+/// A block of W values of T and the operations of the blocked recurrence on it: one generic
+/// vector where it fits a register, else a VectorPair of two.
 template <class T>
 struct SimdBlock {
   /// Nodes per block (W).
   static constexpr int kWidth = kRecurrenceBlock;
-  using V [[gnu::vector_size(kWidth * sizeof(T))]] = T;
+  static constexpr int kHalf = kWidth / 2;
+  static constexpr bool kHalved = kWidth * int(sizeof(T)) > kRegisterBytes;
+  using V = typename BlockType<T, kWidth, kHalved>::type;
+  using Half = typename VectorPair<T, kHalf>::H;
 
   static V load(const T* p) {
     V v;
-    __builtin_memcpy(&v, p, sizeof(V));
+    if constexpr (kHalved) {
+      __builtin_memcpy(&v.lo, p, sizeof(Half));
+      __builtin_memcpy(&v.hi, p + kHalf, sizeof(Half));
+    } else {
+      __builtin_memcpy(&v, p, sizeof(V));
+    }
     return v;
   }
-  static void store(T* p, const V& v) { __builtin_memcpy(p, &v, sizeof(V)); }
-  static V splat(T s) { return V{} + s; }
+  static void store(T* p, const V& v) {
+    if constexpr (kHalved) {
+      __builtin_memcpy(p, &v.lo, sizeof(Half));
+      __builtin_memcpy(p + kHalf, &v.hi, sizeof(Half));
+    } else {
+      __builtin_memcpy(p, &v, sizeof(V));
+    }
+  }
+  static V splat(T s) {
+    if constexpr (kHalved)
+      return {Half{} + s, Half{} + s};
+    else
+      return V{} + s;
+  }
 
   /// Lanes moved D places towards the block's end (Forward) or its start, the lanes left free
   /// filled from `fill`.
   template <bool Forward, int D>
   static V shift(const V& v, const V& fill) {
-    return shift<Forward, D>(v, fill, std::make_index_sequence<kWidth>{});
+    if constexpr (!kHalved) {
+      return shift<Forward, D>(v, fill, std::make_index_sequence<kWidth>{});
+    } else if constexpr (D == kHalf) {
+      // One half moved whole into the other.
+      return Forward ? V{fill.lo, v.lo} : V{v.hi, fill.hi};
+    } else {
+      // The half the lanes move into takes them from both halves (lanes numbered as in the
+      // whole block); the other one from itself and `fill`.
+      constexpr auto seq = std::make_index_sequence<kHalf>{};
+      if constexpr (Forward)
+        return {shift<true, D>(v.lo, fill.lo, seq), across<kHalf - D>(v.lo, v.hi, seq)};
+      else
+        return {across<D>(v.lo, v.hi, seq), shift<false, D>(v.hi, fill.hi, seq)};
+    }
   }
 
   /// The scan: (a, m) of every node become those of the composed map from the block's carry-in
@@ -60,20 +147,32 @@ struct SimdBlock {
   /// Lane W - 1 (Forward) or 0 of v in every lane: the carry into the next block.
   template <bool Forward>
   static V carry_out(const V& v) {
-    return carry_out(v, std::integral_constant < int, Forward ? kWidth - 1 : 0 > {},
-                     std::make_index_sequence<kWidth>{});
+    if constexpr (kHalved) {
+      constexpr auto seq = std::make_index_sequence<kHalf>{};
+      const Half lane = Forward ? lane_of<kHalf - 1>(v.hi, seq) : lane_of<0>(v.lo, seq);
+      return {lane, lane};
+    } else {
+      constexpr int last = Forward ? kWidth - 1 : 0;
+      return lane_of<last>(v, std::make_index_sequence<kWidth>{});
+    }
   }
 
  private:
-  template <bool Forward, int D, std::size_t... I>
-  static V shift(const V& v, const V& fill, std::index_sequence<I...>) {
+  template <bool Forward, int D, class U, std::size_t... I>
+  static U shift(const U& v, const U& fill, std::index_sequence<I...>) {
     // Lane i of the result: lane i - D of v (Forward), i + D backward; else lane i of fill
-    // (index W + i of the pair).
+    // (index N + i of the pair).
+    constexpr int N = sizeof...(I);
     if constexpr (Forward)
-      return __builtin_shufflevector(v, fill, (I >= D ? int(I) - D : kWidth + int(I))...);
+      return __builtin_shufflevector(v, fill, (I >= D ? int(I) - D : N + int(I))...);
     else
-      return __builtin_shufflevector(v, fill,
-                                     (int(I) + D < kWidth ? int(I) + D : kWidth + int(I))...);
+      return __builtin_shufflevector(v, fill, (int(I) + D < N ? int(I) + D : N + int(I))...);
+  }
+
+  /// Lanes K .. K + kHalf - 1 of the halves lo, hi taken together.
+  template <int K, std::size_t... I>
+  static Half across(const Half& lo, const Half& hi, std::index_sequence<I...>) {
+    return __builtin_shufflevector(lo, hi, (K + int(I))...);
   }
 
   template <bool Forward, int D>
@@ -90,8 +189,8 @@ struct SimdBlock {
     }
   }
 
-  template <int L, std::size_t... I>
-  static V carry_out(const V& v, std::integral_constant<int, L>, std::index_sequence<I...>) {
+  template <int L, class U, std::size_t... I>
+  static U lane_of(const U& v, std::index_sequence<I...>) {
     return __builtin_shufflevector(v, v, (int(I) * 0 + L)...);
   }
 };
