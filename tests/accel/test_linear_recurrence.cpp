@@ -80,5 +80,47 @@ TYPED_TEST(LinearRecurrence, DecoupledAndIdentityMapsAreExact) {
   }
 }
 
+/// The scan, the carry and the store of one block in the given form of SimdBlock.
+template <class T, bool Halved, bool Forward>
+void scan_block(const T* a_lanes, const T* m_lanes, T carry, T* out, T* carried) {
+  using Simd = SimdBlock<T, Halved>;
+  typename Simd::V a = Simd::load(a_lanes), m = Simd::load(m_lanes);
+  Simd::template compose<Forward>(a, m);
+  const typename Simd::V x = a + m * Simd::splat(carry);
+  Simd::store(out, x);
+  Simd::store(carried, Simd::template carry_out<Forward>(x));
+}
+
+// A block as two register halves (where the target's registers hold half a block) gives the
+// whole vector's values bit for bit: the sweeps' results do not depend on the form the target
+// picks.
+TYPED_TEST(LinearRecurrence, HalvedBlockIsBitwiseTheWholeVector) {
+  using T = TypeParam;
+  constexpr int W = SimdBlock<T>::kWidth;
+  std::mt19937 gen(42);
+  std::uniform_real_distribution<double> terms(-1.0, 1.0), factors(-0.9, 0.9);
+  for (int trial = 0; trial < 50; ++trial) {
+    T a[W], m[W];
+    for (int i = 0; i < W; ++i) {
+      a[i] = T(terms(gen));
+      m[i] = T(factors(gen));
+    }
+    const T carry = T(terms(gen));
+    T whole[W], halved[W], whole_carry[W], halved_carry[W];
+    scan_block<T, false, true>(a, m, carry, whole, whole_carry);
+    scan_block<T, true, true>(a, m, carry, halved, halved_carry);
+    for (int i = 0; i < W; ++i) {
+      EXPECT_EQ(halved[i], whole[i]) << "forward, lane " << i;
+      EXPECT_EQ(halved_carry[i], whole[W - 1]) << "forward carry, lane " << i;
+    }
+    scan_block<T, false, false>(a, m, carry, whole, whole_carry);
+    scan_block<T, true, false>(a, m, carry, halved, halved_carry);
+    for (int i = 0; i < W; ++i) {
+      EXPECT_EQ(halved[i], whole[i]) << "backward, lane " << i;
+      EXPECT_EQ(halved_carry[i], whole[0]) << "backward carry, lane " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quilt::accel::cpu

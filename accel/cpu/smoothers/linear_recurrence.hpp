@@ -82,13 +82,14 @@ struct BlockType<T, N, true> {
 };
 
 /// A block of W values of T and the operations of the blocked recurrence on it: one generic
-/// vector where it fits a register, else a VectorPair of two.
-template <class T>
+/// vector where it fits a register, else a VectorPair of two (Halved: the form, for the tests
+/// that compare both).
+template <class T, bool Halved = (kRecurrenceBlock * int(sizeof(T)) > kRegisterBytes)>
 struct SimdBlock {
   /// Nodes per block (W).
   static constexpr int kWidth = kRecurrenceBlock;
   static constexpr int kHalf = kWidth / 2;
-  static constexpr bool kHalved = kWidth * int(sizeof(T)) > kRegisterBytes;
+  static constexpr bool kHalved = Halved;
   using V = typename BlockType<T, kWidth, kHalved>::type;
   using Half = typename VectorPair<T, kHalf>::H;
 
