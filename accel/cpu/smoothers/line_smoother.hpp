@@ -31,7 +31,12 @@
 // prefetching or loading the next line's bands during the back substitution, huge pages, and one
 // pass for the move out of a strip and into the next were no faster. Nor would the macros
 // interleaved node by node (lanes = macros) be: their y-lines read one cache line per row and
-// array, 64 KiB apart, and reached 32-42 % of the triad in a prototype (2026-11-29).
+// array, 64 KiB apart, and reached 32-42 % of the triad in a prototype (2026-11-29). Those
+// double figures date from before the double recurrences ran in registers (linear_recurrence.hpp,
+// 2026-11-29 13:00 UTC); since then the moves take about half of a double y-sweep (perf, n = 1025,
+// 4 macros): strip gathers and scatters of 512-byte pieces run at 4.5-6.6 GB/s where a copy runs
+// at 10-14. Strips of 4 cache lines, whose buffer set fits a 512 KiB L2, were 0.9-1.3 times as
+// fast as 8 on such a host, inside its noise.
 
 #include <vector>
 
