@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -80,10 +81,10 @@ TYPED_TEST(LinearRecurrence, DecoupledAndIdentityMapsAreExact) {
   }
 }
 
-/// The scan, the carry and the store of one block in the given form of SimdBlock.
-template <class T, bool Halved, bool Forward>
+/// The scan, the carry and the store of one block held in `Parts` parts.
+template <class T, int Parts, bool Forward>
 void scan_block(const T* a_lanes, const T* m_lanes, T carry, T* out, T* carried) {
-  using Simd = SimdBlock<T, Halved>;
+  using Simd = SimdBlock<T, Parts>;
   typename Simd::V a = Simd::load(a_lanes), m = Simd::load(m_lanes);
   Simd::template compose<Forward>(a, m);
   const typename Simd::V x = a + m * Simd::splat(carry);
@@ -91,34 +92,77 @@ void scan_block(const T* a_lanes, const T* m_lanes, T carry, T* out, T* carried)
   Simd::store(carried, Simd::template carry_out<Forward>(x));
 }
 
-// A block as two register halves (where the target's registers hold half a block) gives the
-// whole vector's values bit for bit: the sweeps' results do not depend on the form the target
-// picks.
-TYPED_TEST(LinearRecurrence, HalvedBlockIsBitwiseTheWholeVector) {
-  using T = TypeParam;
+/// The scan's arithmetic lane by lane in scalars, in its order: log2(W) steps that compose each
+/// lane's map with the one D lanes before it (Forward; after it backward), the identity (0, 1)
+/// beyond the block; then x = a + m carry.
+template <class T, bool Forward>
+void scan_lane_by_lane(const T* a_lanes, const T* m_lanes, T carry, T* x) {
   constexpr int W = SimdBlock<T>::kWidth;
-  std::mt19937 gen(42);
+  T a[W], m[W];
+  std::copy_n(a_lanes, W, a);
+  std::copy_n(m_lanes, W, m);
+  for (int d = 1; d < W; d *= 2) {
+    T a_before[W], m_before[W];
+    for (int i = 0; i < W; ++i) {
+      const int from = Forward ? i - d : i + d;
+      const bool in = from >= 0 && from < W;
+      a_before[i] = in ? a[from] : T(0);
+      m_before[i] = in ? m[from] : T(1);
+    }
+    for (int i = 0; i < W; ++i) {
+      a[i] = a[i] + m[i] * a_before[i];
+      m[i] = m[i] * m_before[i];
+    }
+  }
+  for (int i = 0; i < W; ++i) x[i] = a[i] + m[i] * carry;
+}
+
+/// One block in `Parts` parts against the scan lane by lane, forward and backward: the same
+/// values and carries, bit for bit.
+template <class T, int Parts>
+void expect_parts_match_lanes(std::mt19937& gen) {
+  constexpr int W = SimdBlock<T>::kWidth;
   std::uniform_real_distribution<double> terms(-1.0, 1.0), factors(-0.9, 0.9);
+  T a[W], m[W];
+  for (int i = 0; i < W; ++i) {
+    a[i] = T(terms(gen));
+    m[i] = T(factors(gen));
+  }
+  const T carry = T(terms(gen));
+  T lanes[W], block[W], block_carry[W];
+  scan_lane_by_lane<T, true>(a, m, carry, lanes);
+  scan_block<T, Parts, true>(a, m, carry, block, block_carry);
+  for (int i = 0; i < W; ++i) {
+    EXPECT_EQ(block[i], lanes[i]) << Parts << " parts, forward, lane " << i;
+    EXPECT_EQ(block_carry[i], lanes[W - 1]) << Parts << " parts, forward carry, lane " << i;
+  }
+  scan_lane_by_lane<T, false>(a, m, carry, lanes);
+  scan_block<T, Parts, false>(a, m, carry, block, block_carry);
+  for (int i = 0; i < W; ++i) {
+    EXPECT_EQ(block[i], lanes[i]) << Parts << " parts, backward, lane " << i;
+    EXPECT_EQ(block_carry[i], lanes[0]) << Parts << " parts, backward carry, lane " << i;
+  }
+}
+
+/// Whether this target can hold a block in `parts` parts besides its own form (kBlockParts):
+/// with AVX, parts of one register at most and at least 16 bytes.
+template <class T>
+constexpr bool can_hold_in(int parts) {
+  const int part_bytes = SimdBlock<T>::kWidth * int(sizeof(T)) / parts;
+  return kRegisterBytes >= 32 && part_bytes <= kRegisterBytes && part_bytes >= 16;
+}
+
+// The target's form of a block and every other one it can hold (one vector, or register-sized
+// parts) compute the scan's arithmetic lane by lane, bit for bit: the sweeps' values do not
+// depend on the form, so hosts with other registers agree.
+TYPED_TEST(LinearRecurrence, EveryFormIsTheScanLaneByLane) {
+  using T = TypeParam;
+  std::mt19937 gen(42);
   for (int trial = 0; trial < 50; ++trial) {
-    T a[W], m[W];
-    for (int i = 0; i < W; ++i) {
-      a[i] = T(terms(gen));
-      m[i] = T(factors(gen));
-    }
-    const T carry = T(terms(gen));
-    T whole[W], halved[W], whole_carry[W], halved_carry[W];
-    scan_block<T, false, true>(a, m, carry, whole, whole_carry);
-    scan_block<T, true, true>(a, m, carry, halved, halved_carry);
-    for (int i = 0; i < W; ++i) {
-      EXPECT_EQ(halved[i], whole[i]) << "forward, lane " << i;
-      EXPECT_EQ(halved_carry[i], whole[W - 1]) << "forward carry, lane " << i;
-    }
-    scan_block<T, false, false>(a, m, carry, whole, whole_carry);
-    scan_block<T, true, false>(a, m, carry, halved, halved_carry);
-    for (int i = 0; i < W; ++i) {
-      EXPECT_EQ(halved[i], whole[i]) << "backward, lane " << i;
-      EXPECT_EQ(halved_carry[i], whole[0]) << "backward carry, lane " << i;
-    }
+    expect_parts_match_lanes<T, kBlockParts<T>>(gen);
+    if constexpr (can_hold_in<T>(1)) expect_parts_match_lanes<T, 1>(gen);
+    if constexpr (can_hold_in<T>(2)) expect_parts_match_lanes<T, 2>(gen);
+    if constexpr (can_hold_in<T>(4)) expect_parts_match_lanes<T, 4>(gen);
   }
 }
 
