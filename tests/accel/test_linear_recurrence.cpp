@@ -81,10 +81,10 @@ TYPED_TEST(LinearRecurrence, DecoupledAndIdentityMapsAreExact) {
   }
 }
 
-/// The scan, the carry and the store of one block held in `Parts` parts.
-template <class T, int Parts, bool Forward>
+/// The scan, the carry and the store of one block in the given form.
+template <class T, bool Halved, bool Forward>
 void scan_block(const T* a_lanes, const T* m_lanes, T carry, T* out, T* carried) {
-  using Simd = SimdBlock<T, Parts>;
+  using Simd = SimdBlock<T, Halved>;
   typename Simd::V a = Simd::load(a_lanes), m = Simd::load(m_lanes);
   Simd::template compose<Forward>(a, m);
   const typename Simd::V x = a + m * Simd::splat(carry);
@@ -117,10 +117,10 @@ void scan_lane_by_lane(const T* a_lanes, const T* m_lanes, T carry, T* x) {
   for (int i = 0; i < W; ++i) x[i] = a[i] + m[i] * carry;
 }
 
-/// One block in `Parts` parts against the scan lane by lane, forward and backward: the same
+/// One block in the given form against the scan lane by lane, forward and backward: the same
 /// values and carries, bit for bit.
-template <class T, int Parts>
-void expect_parts_match_lanes(std::mt19937& gen) {
+template <class T, bool Halved>
+void expect_form_matches_lanes(std::mt19937& gen) {
   constexpr int W = SimdBlock<T>::kWidth;
   std::uniform_real_distribution<double> terms(-1.0, 1.0), factors(-0.9, 0.9);
   T a[W], m[W];
@@ -131,38 +131,39 @@ void expect_parts_match_lanes(std::mt19937& gen) {
   const T carry = T(terms(gen));
   T lanes[W], block[W], block_carry[W];
   scan_lane_by_lane<T, true>(a, m, carry, lanes);
-  scan_block<T, Parts, true>(a, m, carry, block, block_carry);
+  scan_block<T, Halved, true>(a, m, carry, block, block_carry);
   for (int i = 0; i < W; ++i) {
-    EXPECT_EQ(block[i], lanes[i]) << Parts << " parts, forward, lane " << i;
-    EXPECT_EQ(block_carry[i], lanes[W - 1]) << Parts << " parts, forward carry, lane " << i;
+    EXPECT_EQ(block[i], lanes[i]) << (Halved ? "halves" : "one vector") << ", forward, lane " << i;
+    EXPECT_EQ(block_carry[i], lanes[W - 1])
+        << (Halved ? "halves" : "one vector") << ", forward carry, lane " << i;
   }
   scan_lane_by_lane<T, false>(a, m, carry, lanes);
-  scan_block<T, Parts, false>(a, m, carry, block, block_carry);
+  scan_block<T, Halved, false>(a, m, carry, block, block_carry);
   for (int i = 0; i < W; ++i) {
-    EXPECT_EQ(block[i], lanes[i]) << Parts << " parts, backward, lane " << i;
-    EXPECT_EQ(block_carry[i], lanes[0]) << Parts << " parts, backward carry, lane " << i;
+    EXPECT_EQ(block[i], lanes[i]) << (Halved ? "halves" : "one vector") << ", backward, lane " << i;
+    EXPECT_EQ(block_carry[i], lanes[0])
+        << (Halved ? "halves" : "one vector") << ", backward carry, lane " << i;
   }
 }
 
-/// Whether this target can hold a block in `parts` parts besides its own form (kBlockParts):
-/// with AVX, parts of one register at most and at least 16 bytes.
+/// Whether this target can hold a block in the given form besides its own (kHalvedBlock): with
+/// AVX, the whole block or its halves in one register each.
 template <class T>
-constexpr bool can_hold_in(int parts) {
-  const int part_bytes = SimdBlock<T>::kWidth * int(sizeof(T)) / parts;
-  return kRegisterBytes >= 32 && part_bytes <= kRegisterBytes && part_bytes >= 16;
+constexpr bool can_hold(bool halved) {
+  const int bytes = SimdBlock<T>::kWidth * int(sizeof(T)) / (halved ? 2 : 1);
+  return kRegisterBytes >= 32 && bytes <= kRegisterBytes;
 }
 
-// The target's form of a block and every other one it can hold (one vector, or register-sized
-// parts) compute the scan's arithmetic lane by lane, bit for bit: the sweeps' values do not
-// depend on the form, so hosts with other registers agree.
+// The target's form of a block and every other one it can hold (one vector, two halves) compute
+// the scan's arithmetic lane by lane, bit for bit: the sweeps' values do not depend on the form,
+// so hosts with other registers agree.
 TYPED_TEST(LinearRecurrence, EveryFormIsTheScanLaneByLane) {
   using T = TypeParam;
   std::mt19937 gen(42);
   for (int trial = 0; trial < 50; ++trial) {
-    expect_parts_match_lanes<T, kBlockParts<T>>(gen);
-    if constexpr (can_hold_in<T>(1)) expect_parts_match_lanes<T, 1>(gen);
-    if constexpr (can_hold_in<T>(2)) expect_parts_match_lanes<T, 2>(gen);
-    if constexpr (can_hold_in<T>(4)) expect_parts_match_lanes<T, 4>(gen);
+    expect_form_matches_lanes<T, kHalvedBlock<T>>(gen);
+    if constexpr (can_hold<T>(false)) expect_form_matches_lanes<T, false>(gen);
+    if constexpr (can_hold<T>(true)) expect_form_matches_lanes<T, true>(gen);
   }
 }
 

@@ -11,14 +11,14 @@
 // smoothers (|m_i| < 1 on diagonally dominant lines) both are accurate to a few ulps.
 //
 // The block is 8 values in both precisions, whatever the target's registers: one GCC / clang
-// generic vector (vector_size), or register-sized parts where the whole one is wider than a
-// register (VectorParts, below). The sweeps then round alike on every x86 host (SSE2, AVX2,
-// AVX-512), as the node-by-node sweeps did. Blocks of a whole AVX-512 register (16 floats) were
-// slower where it counts: the float Gauss-Seidel sweep from memory 659-693 against 812-832
+// generic vector (vector_size), or two half-vectors where the whole one is wider than a register
+// (VectorPair, below). The sweeps then round alike on every x86 host (SSE2, AVX2, AVX-512), as
+// the node-by-node sweeps did. Blocks of a whole AVX-512 register (16 floats) were slower
+// where it counts: the float Gauss-Seidel sweep from memory 659-693 against 812-832
 // Munknowns/s (n = 1025, 16 macros), though 1.2 times faster in L2 (2026-11-28).
 
-#include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "accel/recurrence_blocks.hpp"
@@ -40,109 +40,88 @@ inline constexpr int kRegisterBytes = 32;
 inline constexpr int kRegisterBytes = 16;
 #endif
 
-/// A block too wide for one register, as kParts register-sized parts of kLanes lanes. GCC 12
-/// keeps a generic vector wider than the target's registers (8 doubles with AVX2) in memory
-/// wherever it is not the result of arithmetic on loaded values: every block's carry was built
-/// by 8 scalar stores and reloaded 16 bytes at a time (a failed store forwarding on the
-/// recurrence's chain), and the block's store went through the stack. The double TRIGS x-line
-/// sweep took 7.7-8.3 ns per node in cache (n = 129, 2 macros), against 2.0-2.4 for float; with
-/// the block in two registers 2.6-3.3, the y-line sweep 4.0-4.9 instead of 9.2-10.2,
-/// Gauss-Seidel 2.2-2.6 instead of 5.3-5.6 (docs/benchmarks.md, 2026-11-29 12:40 UTC). Lane by
-/// lane the same operations: the sweeps' values are bitwise those of the whole vector.
-template <class Element, int kParts, int kLanes>
-struct VectorParts {
-  /// One part. (The vector type is made here: GCC drops a vector_size attribute from a type
-  /// passed as a template argument.)
-  using Part [[gnu::vector_size(kLanes * sizeof(Element))]] = Element;
-  Part part[kParts]{};
+/// A block too wide for one register, as its two halves. GCC 12 keeps a generic vector wider than
+/// the target's registers (8 doubles with AVX2) in memory wherever it is not the result of
+/// arithmetic on loaded values: every block's carry was built by 8 scalar stores and reloaded
+/// 16 bytes at a time (a failed store forwarding on the recurrence's chain), and the block's
+/// store went through the stack. The double TRIGS x-line sweep took 7.7-8.3 ns per node in cache
+/// (n = 129, 2 macros), against 2.0-2.4 for float; with the halves in two registers 2.6-3.3, the
+/// y-line sweep 4.0-4.9 instead of 9.2-10.2, Gauss-Seidel 2.2-2.6 instead of 5.3-5.6
+/// (docs/benchmarks.md, 2026-11-29 12:40 UTC). Lane by lane the same operations: the sweeps'
+/// values are bitwise those of the whole vector.
+template <class Element, int kHalf>
+struct VectorPair {
+  /// One half: kHalf lanes. (The vector type is made here: GCC drops a vector_size attribute
+  /// from a type passed as a template argument.)
+  using H [[gnu::vector_size(kHalf * sizeof(Element))]] = Element;
+  H lo{}, hi{};
 
-  Element operator[](int i) const { return part[i / kLanes][i % kLanes]; }
-  friend VectorParts operator+(const VectorParts& a, const VectorParts& b) {
-    return each([&](int p) { return a.part[p] + b.part[p]; });
+  Element operator[](int i) const { return i < kHalf ? lo[i] : hi[i - kHalf]; }
+  friend VectorPair operator+(const VectorPair& a, const VectorPair& b) {
+    return {a.lo + b.lo, a.hi + b.hi};
   }
-  friend VectorParts operator-(const VectorParts& a, const VectorParts& b) {
-    return each([&](int p) { return a.part[p] - b.part[p]; });
+  friend VectorPair operator-(const VectorPair& a, const VectorPair& b) {
+    return {a.lo - b.lo, a.hi - b.hi};
   }
-  friend VectorParts operator*(const VectorParts& a, const VectorParts& b) {
-    return each([&](int p) { return a.part[p] * b.part[p]; });
+  friend VectorPair operator*(const VectorPair& a, const VectorPair& b) {
+    return {a.lo * b.lo, a.hi * b.hi};
   }
-  friend VectorParts operator-(const VectorParts& a) {
-    return each([&](int p) { return -a.part[p]; });
-  }
-  friend VectorParts operator*(Element s, const VectorParts& a) {
-    return each([&](int p) { return s * a.part[p]; });
-  }
-  friend VectorParts operator/(Element s, const VectorParts& a) {
-    return each([&](int p) { return s / a.part[p]; });
-  }
-
-  /// {f(0), ..., f(kParts - 1)}, the parts indexed by constants (no loop: the parts stay in
-  /// registers).
-  template <class F>
-  static VectorParts each(F&& f) {
-    return each(f, std::make_index_sequence<kParts>{});
-  }
-
- private:
-  template <class F, std::size_t... P>
-  static VectorParts each(F& f, std::index_sequence<P...>) {
-    return {{f(int(P))...}};
-  }
+  friend VectorPair operator-(const VectorPair& a) { return {-a.lo, -a.hi}; }
+  friend VectorPair operator*(Element s, const VectorPair& a) { return {s * a.lo, s * a.hi}; }
+  friend VectorPair operator/(Element s, const VectorPair& a) { return {s / a.lo, s / a.hi}; }
 };
 
-/// The type of a block of N values of T in `parts` registers: one generic vector, or
-/// VectorParts. (Chosen by specialisation, not std::conditional_t: that would drop the
-/// vector_size attribute.)
-template <class T, int N, int parts>
+/// The type of a block of N values of T: one generic vector, or a VectorPair where `halved`.
+/// (Chosen by specialisation, not std::conditional_t: that would drop the vector_size attribute.)
+template <class T, int N, bool halved>
 struct BlockType {
-  using type = VectorParts<T, parts, N / parts>;
-};
-template <class T, int N>
-struct BlockType<T, N, 1> {
   using type [[gnu::vector_size(N * sizeof(T))]] = T;
 };
+template <class T, int N>
+struct BlockType<T, N, true> {
+  using type = VectorPair<T, N / 2>;
+};
 
-/// The parts a block of T is held in on this target: register-sized parts with AVX (and one
-/// vector where a register holds the block); one vector without AVX, where the shuffles between
-/// parts have no instructions: GCC 12 moved them through memory, and a piece through an MMX
-/// register, which leaves the x87 unit unusable (no EMMS).
+/// Whether a block of T is held as two halves on this target: with AVX, where one register does
+/// not hold it (8 doubles with AVX2). Without AVX it stays one vector: SSE2 has no shuffles
+/// between halves, and GCC 12 lowered them through memory, with a piece through an MMX register,
+/// after which the x87 unit's long double arithmetic gave NaN (no EMMS).
 template <class T>
-inline constexpr int kBlockParts = kRegisterBytes >= 32
-                                       ? std::max(1,
-                                                  kRecurrenceBlock* int(sizeof(T)) / kRegisterBytes)
-                                       : 1;
+inline constexpr bool kHalvedBlock = kRegisterBytes >= 32 &&
+                                     kRecurrenceBlock* int(sizeof(T)) > kRegisterBytes;
 
 /// A block of W values of T and the operations of the blocked recurrence on it: one generic
-/// vector, or VectorParts (Parts: their number, a parameter for the tests that compare the
-/// forms).
-template <class T, int Parts = kBlockParts<T>>
+/// vector, or a VectorPair of two (Halved: the form, for the tests that compare both).
+template <class T, bool Halved = kHalvedBlock<T>>
 struct SimdBlock {
   /// Nodes per block (W).
   static constexpr int kWidth = kRecurrenceBlock;
-  static constexpr int kParts = Parts;
-  /// Lanes per part.
-  static constexpr int kLanes = kWidth / kParts;
-  static_assert(kLanes * kParts == kWidth);
-  static_assert(kLanes * sizeof(T) >= 16 || kParts == 1, "parts narrower than 16 bytes");
-  using V = typename BlockType<T, kWidth, kParts>::type;
+  static constexpr int kHalf = kWidth / 2;
+  static constexpr bool kHalved = Halved;
+  using V = typename BlockType<T, kWidth, kHalved>::type;
+  using Half = typename VectorPair<T, kHalf>::H;
 
   static V load(const T* p) {
     V v;
-    if constexpr (kParts > 1)
-      for (int k = 0; k < kParts; ++k) __builtin_memcpy(&v.part[k], p + k * kLanes, sizeof(Part));
-    else
+    if constexpr (kHalved) {
+      __builtin_memcpy(&v.lo, p, sizeof(Half));
+      __builtin_memcpy(&v.hi, p + kHalf, sizeof(Half));
+    } else {
       __builtin_memcpy(&v, p, sizeof(V));
+    }
     return v;
   }
   static void store(T* p, const V& v) {
-    if constexpr (kParts > 1)
-      for (int k = 0; k < kParts; ++k) __builtin_memcpy(p + k * kLanes, &v.part[k], sizeof(Part));
-    else
+    if constexpr (kHalved) {
+      __builtin_memcpy(p, &v.lo, sizeof(Half));
+      __builtin_memcpy(p + kHalf, &v.hi, sizeof(Half));
+    } else {
       __builtin_memcpy(p, &v, sizeof(V));
+    }
   }
   static V splat(T s) {
-    if constexpr (kParts > 1)
-      return V::each([s](int) { return Part{} + s; });
+    if constexpr (kHalved)
+      return {Half{} + s, Half{} + s};
     else
       return V{} + s;
   }
@@ -151,10 +130,20 @@ struct SimdBlock {
   /// filled from `fill`.
   template <bool Forward, int D>
   static V shift(const V& v, const V& fill) {
-    if constexpr (kParts > 1)
-      return shift_parts<Forward, D>(v, fill, std::make_index_sequence<kParts>{});
-    else
+    if constexpr (!kHalved) {
       return shift<Forward, D>(v, fill, std::make_index_sequence<kWidth>{});
+    } else if constexpr (D == kHalf) {
+      // One half moved whole into the other.
+      return Forward ? V{fill.lo, v.lo} : V{v.hi, fill.hi};
+    } else {
+      // The half the lanes move into takes them from both halves (lanes numbered as in the
+      // whole block); the other one from itself and `fill`.
+      constexpr auto seq = std::make_index_sequence<kHalf>{};
+      if constexpr (Forward)
+        return {shift<true, D>(v.lo, fill.lo, seq), across<kHalf - D>(v.lo, v.hi, seq)};
+      else
+        return {across<D>(v.lo, v.hi, seq), shift<false, D>(v.hi, fill.hi, seq)};
+    }
   }
 
   /// The scan: (a, m) of every node become those of the composed map from the block's carry-in
@@ -167,19 +156,17 @@ struct SimdBlock {
   /// Lane W - 1 (Forward) or 0 of v in every lane: the carry into the next block.
   template <bool Forward>
   static V carry_out(const V& v) {
-    constexpr int last = Forward ? kWidth - 1 : 0;
-    if constexpr (kParts > 1) {
-      const Part lane =
-          lane_of<last % kLanes>(v.part[last / kLanes], std::make_index_sequence<kLanes>{});
-      return V::each([&](int) { return lane; });
+    if constexpr (kHalved) {
+      constexpr auto seq = std::make_index_sequence<kHalf>{};
+      const Half lane = Forward ? lane_of<kHalf - 1>(v.hi, seq) : lane_of<0>(v.lo, seq);
+      return {lane, lane};
     } else {
+      constexpr int last = Forward ? kWidth - 1 : 0;
       return lane_of<last>(v, std::make_index_sequence<kWidth>{});
     }
   }
 
  private:
-  using Part = typename VectorParts<T, kParts, kLanes>::Part;
-
   template <bool Forward, int D, class U, std::size_t... I>
   static U shift(const U& v, const U& fill, std::index_sequence<I...>) {
     // Lane i of the result: lane i - D of v (Forward), i + D backward; else lane i of fill
@@ -191,31 +178,10 @@ struct SimdBlock {
       return __builtin_shufflevector(v, fill, (int(I) + D < N ? int(I) + D : N + int(I))...);
   }
 
-  template <bool Forward, int D, std::size_t... P>
-  static V shift_parts(const V& v, const V& fill, std::index_sequence<P...>) {
-    return {{shifted_part<Forward, D, int(P)>(v, fill, std::make_index_sequence<kLanes>{})...}};
-  }
-
-  /// Part p of shift<Forward, D>(v, fill). Its lane j is lane s + j of v, s = p L - D (Forward)
-  /// or p L + D, where that lies in the block (L lanes per part), else lane j of fill's part p:
-  /// a part of v, two neighbouring parts of v, or a part of fill and the first (Forward) or last
-  /// part of v, by one shuffle of two registers.
-  template <bool Forward, int D, int p, std::size_t... J>
-  static Part shifted_part(const V& v, const V& fill, std::index_sequence<J...>) {
-    constexpr int L = kLanes, s = Forward ? p * L - D : p * L + D;
-    if constexpr (Forward ? s + L <= 0 : s >= kWidth)
-      return fill.part[p];
-    else if constexpr (Forward && s < 0)  // lanes j < -s from fill
-      return __builtin_shufflevector(fill.part[p], v.part[0],
-                                     (int(J) < -s ? int(J) : L + s + int(J))...);
-    else if constexpr (!Forward && s + L > kWidth)  // lanes j >= W - s from fill
-      return __builtin_shufflevector(
-          v.part[kParts - 1], fill.part[p],
-          (int(J) < kWidth - s ? s - (kParts - 1) * L + int(J) : L + int(J))...);
-    else if constexpr (s % L == 0)
-      return v.part[s / L];
-    else
-      return __builtin_shufflevector(v.part[s / L], v.part[s / L + 1], (s % L + int(J))...);
+  /// Lanes K .. K + kHalf - 1 of the halves lo, hi taken together.
+  template <int K, std::size_t... I>
+  static Half across(const Half& lo, const Half& hi, std::index_sequence<I...>) {
+    return __builtin_shufflevector(lo, hi, (K + int(I))...);
   }
 
   template <bool Forward, int D>
