@@ -11,13 +11,16 @@
 //       the x- and the y-line TRIGS and ADI-TRIGS, in
 //       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad run
 //       alternately with each kernel's repetitions,
-//   (4) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
+//   (4) the same band kernels in cache (2 macros at level 7), ns per unknown in double and
+//       float: the cost of their arithmetic and its code,
+//   (5) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
 //       on every level, and one V(2,2) cycle (V(4,4) for Jacobi too) of every smoother on one
 //       level, in double and float.
-// Every working set is a multiple of the last-level cache, so the figures are memory figures.
+// Every working set but (4)'s is a multiple of the last-level cache, so those figures are memory
+// figures.
 //
 //   quilt-bench-local [--quick] [--kernels]
-//       --quick: small sizes and few repetitions (a smoke run); --kernels: (1) and (3) only
+//       --quick: small sizes and few repetitions (a smoke run); --kernels: (1), (3) and (4) only
 //   quilt-bench-local --cycle SMOOTHER ORDERING PRE POST LEVEL MACROS PRECISION COARSE REPS
 //       one Markdown row: the best-of-REPS seconds of one local solve (defect in, one V(PRE,
 //       POST) cycle on levels COARSE..LEVEL, correction out) on MACROS band-path Q1 macros; the
@@ -36,6 +39,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
@@ -327,13 +331,22 @@ struct KernelTimes {
   Timing spmv, defect, jacobi, gs, ilu, line, line_x, line_y;
 };
 
+/// Repetitions of a kernel timed in cache: each takes well under a millisecond.
+constexpr int kCacheReps = 200;
+
+/// triad: run beside each repetition (the kernels from memory); null: the kernels timed
+/// kCacheReps times in a row after one warm-up call, their arrays in the caches (Timing::triad 0).
 template <class T>
-KernelTimes kernel_times(const Config& cfg, Triad& triad, const BandedMatrix<T>& A,
+KernelTimes kernel_times(const Config& cfg, Triad* triad, const BandedMatrix<T>& A,
                          bool point_smoothers) {
   namespace cpu = quilt::accel::cpu;
   const quilt::accel::StencilZones<T> zones = quilt::accel::detect_stencil_zones(A);
   quilt::accel::StaggeredVector<T> x(A.rows(), T(1)), b(A.rows(), T(0.5)), y(A.rows(), T(0));
-  const auto time = [&](auto&& f) { return best_beside_triad(cfg.reps, triad, f); };
+  const auto time = [&](auto&& f) {
+    if (triad != nullptr) return best_beside_triad(cfg.reps, *triad, f);
+    f();
+    return Timing{best_seconds(kCacheReps, f), 0.0};
+  };
   KernelTimes t{};
   t.spmv = time([&] {
     cpu::spmv(A, zones, x.data(), y.data());
@@ -373,8 +386,8 @@ void kernel_rows(const Config& cfg, const char* precision, double& low, double& 
   const int macros = macros_for(cfg, (quilt::accel::kBands + 4) * sizeof(T) * n * n);
   const BandedMatrix<T> zoned = q1_batch<T>(L, macros);
   Triad triad(cfg);
-  const KernelTimes z = kernel_times(cfg, triad, zoned, false);
-  const KernelTimes v = kernel_times(cfg, triad, banded_only(zoned), true);
+  const KernelTimes z = kernel_times(cfg, &triad, zoned, false);
+  const KernelTimes v = kernel_times(cfg, &triad, banded_only(zoned), true);
   const double rows = static_cast<double>(zoned.rows());
   // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
   // read a stored inverse: x, b and the result, 12 arrays; Gauss-Seidel likewise, x read and
@@ -430,6 +443,38 @@ void kernel_table(const Config& cfg) {
   kernel_rows<double>(cfg, "double", low, high);
   kernel_rows<float>(cfg, "float", low, high);
   std::printf("\nTriads beside the kernels %.2f-%.2f GB/s.\n", low * 1e-9, high * 1e-9);
+}
+
+/// The band kernels on a batch whose arrays stay in the caches (2 macros at L = 7: 3.2 MiB in
+/// double), ns per unknown: what the arithmetic and its code cost without the memory. Double
+/// against float: the streaming kernels (SpMV, defect, Jacobi) are bound by the cache's
+/// bandwidth, 2-3 times; the sweeps with recurrences by their arithmetic, 1.3-2 (half the lanes
+/// per register). The double x-line sweep took 3.4 times the float one while GCC 12 built its
+/// recurrences' blocks through the stack (linear_recurrence.hpp; docs/benchmarks.md,
+/// 2026-11-29, 12:40 UTC).
+void cached_kernel_table(const Config& cfg) {
+  const int L = std::min(7, cfg.levels.back()), macros = 2;
+  const KernelTimes d = kernel_times(cfg, nullptr, banded_only(q1_batch<double>(L, macros)), true);
+  const KernelTimes f = kernel_times(cfg, nullptr, banded_only(q1_batch<float>(L, macros)), true);
+  const double rows = static_cast<double>(macros) * std::pow(quilt::accel::nodes_per_side(L), 2);
+  std::printf(
+      "\n## Band kernels in cache, level %d, %d macros (best of %d in a row): ns per unknown\n\n"
+      "| kernel | double | float | double / float |\n|---|---|---|---|\n",
+      L, macros, kCacheReps);
+  const std::pair<const char*, Timing KernelTimes::*> kernels[] = {
+      {"SpMV y = A x", &KernelTimes::spmv},
+      {"defect d = b - A x", &KernelTimes::defect},
+      {"Jacobi sweep", &KernelTimes::jacobi},
+      {"Gauss-Seidel sweep", &KernelTimes::gs},
+      {"ILU(0) sweep", &KernelTimes::ilu},
+      {"TRIGS sweep, x-lines", &KernelTimes::line_x},
+      {"TRIGS sweep, y-lines", &KernelTimes::line_y},
+      {"ADI-TRIGS sweep (x and y lines)", &KernelTimes::line}};
+  for (const auto& [name, member] : kernels) {
+    const double ns_double = (d.*member).seconds / rows * 1e9;
+    const double ns_float = (f.*member).seconds / rows * 1e9;
+    std::printf("| %s | %.2f | %.2f | %.2f |\n", name, ns_double, ns_float, ns_double / ns_float);
+  }
 }
 
 /// One V-cycle of every smoother on the finest benchmark level, double and float.
@@ -591,6 +636,7 @@ int main(int argc, char** argv) {
   }
   if (cfg.kernels_only) {
     kernel_table(cfg);
+    cached_kernel_table(cfg);
     return 0;
   }
 
@@ -632,6 +678,7 @@ int main(int argc, char** argv) {
     }
   }
   kernel_table(cfg);
+  cached_kernel_table(cfg);
   smoother_table(cfg, triad);
   std::printf(
       "\nSpMV bytes = (9 bands + x + y) * sizeof(T) * rows; the triad counts a, b, c once "
