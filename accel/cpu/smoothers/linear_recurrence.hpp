@@ -83,12 +83,12 @@ struct BlockType<T, N, true> {
 };
 
 /// Whether a block of T is held as two halves on this target: with AVX, where one register does
-/// not hold it (8 doubles with AVX2). Without AVX it stays one vector: SSE2 has no shuffles
-/// between halves, and GCC 12 lowered them through memory, with a piece through an MMX register,
-/// after which the x87 unit's long double arithmetic gave NaN (no EMMS).
+/// not hold it (8 doubles with AVX2). Without AVX it stays one vector: there GCC 12 lowered the
+/// shuffles between halves through memory, with a piece through an MMX register, after which
+/// the x87 unit's long double arithmetic gave NaN (no EMMS).
 template <class T>
 inline constexpr bool kHalvedBlock = kRegisterBytes >= 32 &&
-                                     kRecurrenceBlock* int(sizeof(T)) > kRegisterBytes;
+                                     int(sizeof(T)) * kRecurrenceBlock > kRegisterBytes;
 
 /// A block of W values of T and the operations of the blocked recurrence on it: one generic
 /// vector, or a VectorPair of two (Halved: the form, for the tests that compare both).
