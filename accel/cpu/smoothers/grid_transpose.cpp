@@ -1,18 +1,18 @@
 #include "accel/cpu/smoothers/grid_transpose.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
+
+#include "accel/cpu/vector_registers.hpp"
 
 namespace quilt::accel::cpu {
 
 namespace {
 
-// One register of T: GCC/Clang vector extensions, 32 bytes with AVX, 16 (SSE, NEON) without.
-#if defined(__AVX__)
-constexpr int kVectorBytes = 32;
-#else
-constexpr int kVectorBytes = 16;
-#endif
+// One register of T: GCC/Clang vector extensions, 32 bytes with AVX (and AVX-512: the register
+// blocks below go up to 8 lanes), 16 (SSE, NEON) without.
+constexpr int kVectorBytes = std::min(kRegisterBytes, 32);
 typedef float Floats4 __attribute__((vector_size(16)));
 typedef float Floats8 __attribute__((vector_size(32)));
 typedef double Doubles2 __attribute__((vector_size(16)));

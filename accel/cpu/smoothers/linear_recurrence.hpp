@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "accel/cpu/vector_registers.hpp"
 #include "accel/recurrence_blocks.hpp"
 
 // The registers are passed between inline functions of the including file only, never across an
@@ -29,16 +30,6 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace quilt::accel::cpu {
-
-/// The bytes of the target's vector registers: 64 with AVX-512, 32 with AVX, 16 (SSE, NEON)
-/// without.
-#if defined(__AVX512F__)
-inline constexpr int kRegisterBytes = 64;
-#elif defined(__AVX__)
-inline constexpr int kRegisterBytes = 32;
-#else
-inline constexpr int kRegisterBytes = 16;
-#endif
 
 /// A block too wide for one register, as its two halves. GCC 12 keeps a generic vector wider than
 /// the target's registers (8 doubles with AVX2) in memory wherever it is not the result of
