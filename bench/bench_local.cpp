@@ -39,7 +39,6 @@
 #include <exception>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
@@ -331,6 +330,31 @@ struct KernelTimes {
   Timing spmv, defect, jacobi, gs, ilu, line, line_x, line_y;
 };
 
+/// The kernels of the tables, in their order: the name, the time in KernelTimes, and the arrays
+/// each streams per row in band form and in zone form (0: no zone form). The 9 bands plus the
+/// vectors (Jacobi divides by band 4 rather than read a stored inverse: x, b and the result, 12
+/// arrays; Gauss-Seidel likewise, x read and written in place). ILU(0) in its remainder form
+/// with omega = 1, as timed here: upwards the 4 bands of R, the 4 of L, b, x and
+/// v = L^{-1} (b + R x) written; downwards the 5 of U, v, and x written (read too where
+/// omega != 1): 18. ADI-TRIGS: an x-line sweep reads 6 coupling bands, the lower band and 2
+/// factor arrays, b, and reads and writes x; the y-line sweep the same on the transposed grid (b
+/// and x moved through a strip in cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a
+/// zone's bands stay in cache).
+struct KernelRow {
+  const char* name;
+  Timing KernelTimes::*time;
+  int band_arrays, zone_arrays;
+};
+constexpr KernelRow kKernelRows[] = {
+    {"SpMV y = A x", &KernelTimes::spmv, 11, 2},
+    {"defect d = b - A x", &KernelTimes::defect, 12, 3},
+    {"Jacobi sweep", &KernelTimes::jacobi, 12, 3},
+    {"Gauss-Seidel sweep", &KernelTimes::gs, 12, 0},
+    {"ILU(0) sweep", &KernelTimes::ilu, 18, 0},
+    {"TRIGS sweep, x-lines", &KernelTimes::line_x, 12, 3},
+    {"TRIGS sweep, y-lines", &KernelTimes::line_y, 12, 3},
+    {"ADI-TRIGS sweep (x and y lines)", &KernelTimes::line, 24, 6}};
+
 /// Repetitions of a kernel timed in cache: each takes well under a millisecond.
 constexpr int kCacheReps = 200;
 
@@ -389,43 +413,23 @@ void kernel_rows(const Config& cfg, const char* precision, double& low, double& 
   const KernelTimes z = kernel_times(cfg, &triad, zoned, false);
   const KernelTimes v = kernel_times(cfg, &triad, banded_only(zoned), true);
   const double rows = static_cast<double>(zoned.rows());
-  // Arrays streamed per row: the 9 bands plus the vectors (Jacobi divides by band 4 rather than
-  // read a stored inverse: x, b and the result, 12 arrays; Gauss-Seidel likewise, x read and
-  // written in place). ILU(0) in its remainder form with omega = 1, as timed here: upwards the
-  // 4 bands of R, the 4 of L, b, x and v = L^{-1} (b + R x) written; downwards the 5 of U, v,
-  // and x written (read too where omega != 1): 18.
-  // Neither has a zone form (zone_arrays 0: no zone columns). ADI-TRIGS: an
-  // x-line sweep reads 6 coupling bands, the lower band and 2 factor arrays, b, and reads and
-  // writes x; the y-line sweep the same on the transposed grid (b and x moved through a strip in
-  // cache): 2 x (9 + 3) band-form arrays, 2 x 3 zone-form ones (a zone's bands stay in cache).
-  struct Kernel {
-    const char* name;
-    Timing band, zone;
-    int band_arrays, zone_arrays;
-  };
-  const Kernel kernels[] = {{"SpMV y = A x", v.spmv, z.spmv, 11, 2},
-                            {"defect d = b - A x", v.defect, z.defect, 12, 3},
-                            {"Jacobi sweep", v.jacobi, z.jacobi, 12, 3},
-                            {"Gauss-Seidel sweep", v.gs, {}, 12, 0},
-                            {"ILU(0) sweep", v.ilu, {}, 18, 0},
-                            {"TRIGS sweep, x-lines", v.line_x, z.line_x, 12, 3},
-                            {"TRIGS sweep, y-lines", v.line_y, z.line_y, 12, 3},
-                            {"ADI-TRIGS sweep (x and y lines)", v.line, z.line, 24, 6}};
-  for (const Kernel& k : kernels) {
-    const double band_gbs = k.band_arrays * sizeof(T) * rows / k.band.seconds;
-    low = std::min(low, k.band.triad);
-    high = std::max(high, k.band.triad);
+  for (const KernelRow& k : kKernelRows) {
+    const Timing& band = v.*k.time;
+    const double band_gbs = k.band_arrays * sizeof(T) * rows / band.seconds;
+    low = std::min(low, band.triad);
+    high = std::max(high, band.triad);
     std::printf("| %s | %s | %.0f | %.2f GB/s (%.0f%%) | ", k.name, precision,
-                rows / k.band.seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / k.band.triad);
+                rows / band.seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / band.triad);
     if (k.zone_arrays == 0) {
       std::printf("- | - | - |\n");
       continue;
     }
-    low = std::min(low, k.zone.triad);
-    high = std::max(high, k.zone.triad);
-    const double zone_gbs = k.zone_arrays * sizeof(T) * rows / k.zone.seconds;
-    std::printf("%.0f | %.2f GB/s (%.0f%%) | %.2f |\n", rows / k.zone.seconds * 1e-6,
-                zone_gbs * 1e-9, 100.0 * zone_gbs / k.zone.triad, k.band.seconds / k.zone.seconds);
+    const Timing& zone = z.*k.time;
+    low = std::min(low, zone.triad);
+    high = std::max(high, zone.triad);
+    const double zone_gbs = k.zone_arrays * sizeof(T) * rows / zone.seconds;
+    std::printf("%.0f | %.2f GB/s (%.0f%%) | %.2f |\n", rows / zone.seconds * 1e-6, zone_gbs * 1e-9,
+                100.0 * zone_gbs / zone.triad, band.seconds / zone.seconds);
   }
 }
 
@@ -454,26 +458,18 @@ void kernel_table(const Config& cfg) {
 /// 2026-11-29, 12:40 UTC).
 void cached_kernel_table(const Config& cfg) {
   const int L = std::min(7, cfg.levels.back()), macros = 2;
-  const KernelTimes d = kernel_times(cfg, nullptr, banded_only(q1_batch<double>(L, macros)), true);
+  const BandedMatrix<double> A = banded_only(q1_batch<double>(L, macros));
+  const KernelTimes d = kernel_times(cfg, nullptr, A, true);
   const KernelTimes f = kernel_times(cfg, nullptr, banded_only(q1_batch<float>(L, macros)), true);
-  const double rows = static_cast<double>(macros) * std::pow(quilt::accel::nodes_per_side(L), 2);
+  const double rows = static_cast<double>(A.rows());
   std::printf(
       "\n## Band kernels in cache, level %d, %d macros (best of %d in a row): ns per unknown\n\n"
       "| kernel | double | float | double / float |\n|---|---|---|---|\n",
       L, macros, kCacheReps);
-  const std::pair<const char*, Timing KernelTimes::*> kernels[] = {
-      {"SpMV y = A x", &KernelTimes::spmv},
-      {"defect d = b - A x", &KernelTimes::defect},
-      {"Jacobi sweep", &KernelTimes::jacobi},
-      {"Gauss-Seidel sweep", &KernelTimes::gs},
-      {"ILU(0) sweep", &KernelTimes::ilu},
-      {"TRIGS sweep, x-lines", &KernelTimes::line_x},
-      {"TRIGS sweep, y-lines", &KernelTimes::line_y},
-      {"ADI-TRIGS sweep (x and y lines)", &KernelTimes::line}};
-  for (const auto& [name, member] : kernels) {
-    const double ns_double = (d.*member).seconds / rows * 1e9;
-    const double ns_float = (f.*member).seconds / rows * 1e9;
-    std::printf("| %s | %.2f | %.2f | %.2f |\n", name, ns_double, ns_float, ns_double / ns_float);
+  for (const KernelRow& k : kKernelRows) {
+    const double ns_double = (d.*k.time).seconds / rows * 1e9;
+    const double ns_float = (f.*k.time).seconds / rows * 1e9;
+    std::printf("| %s | %.2f | %.2f | %.2f |\n", k.name, ns_double, ns_float, ns_double / ns_float);
   }
 }
 
