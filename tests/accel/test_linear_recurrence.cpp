@@ -20,11 +20,11 @@ using Precisions = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(LinearRecurrence, Precisions);
 
 /// x of the block from (a, m) and the carry x_c, by the scan: forward x_i = a_i + m_i x_{i-1}
-/// with x_{-1} = x_c; backward x_i = a_i + m_i x_{i+1} with x_W = x_c.
-template <class T, bool Forward>
-typename SimdBlock<T>::V scanned(typename SimdBlock<T>::V a, typename SimdBlock<T>::V m, T carry) {
-  SimdBlock<T>::template compose<Forward>(a, m);
-  return a + m * SimdBlock<T>::splat(carry);
+/// with x_{-1} = x_c; backward x_i = a_i + m_i x_{i+1} with x_W = x_c. Simd: the block's form.
+template <class T, bool Forward, class Simd = SimdBlock<T>>
+typename Simd::V scanned(typename Simd::V a, typename Simd::V m, T carry) {
+  Simd::template compose<Forward>(a, m);
+  return a + m * Simd::splat(carry);
 }
 
 template <class T, bool Forward>
@@ -85,9 +85,7 @@ TYPED_TEST(LinearRecurrence, DecoupledAndIdentityMapsAreExact) {
 template <class T, bool Halved, bool Forward>
 void scan_block(const T* a_lanes, const T* m_lanes, T carry, T* out, T* carried) {
   using Simd = SimdBlock<T, Halved>;
-  typename Simd::V a = Simd::load(a_lanes), m = Simd::load(m_lanes);
-  Simd::template compose<Forward>(a, m);
-  const typename Simd::V x = a + m * Simd::splat(carry);
+  const auto x = scanned<T, Forward, Simd>(Simd::load(a_lanes), Simd::load(m_lanes), carry);
   Simd::store(out, x);
   Simd::store(carried, Simd::template carry_out<Forward>(x));
 }
