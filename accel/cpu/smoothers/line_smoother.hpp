@@ -35,8 +35,9 @@
 // double figures date from before the double recurrences ran in registers (linear_recurrence.hpp,
 // 2026-11-29 13:00 UTC); since then the moves take about half of a double y-sweep (perf, n = 1025,
 // 4 macros): strip gathers and scatters of 512-byte pieces run at 4.5-6.6 GB/s where a copy runs
-// at 10-14. Strips of 4 cache lines, whose buffer set fits a 512 KiB L2, were 0.9-1.3 times as
-// fast as 8 on such a host, inside its noise.
+// at 10-14. Strips of 4 cache lines in double made the y-line sweep alone faster in 4 of 5
+// kernel tables on a host with a 512 KiB L2 (up to 1.5 times), ADI-TRIGS no faster; on a host
+// with a 1 MiB L2 they were 1.12-1.17 times slower: kept at 8 (docs/benchmarks.md, 2026-11-29).
 
 #include <vector>
 
