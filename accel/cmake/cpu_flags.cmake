@@ -16,3 +16,11 @@ if(QUILT_NATIVE)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+
+# -mno-mmx on x86: Quilt has no MMX code, but GCC 12 moved 8-byte pieces of vectors through an
+# MMX register in x86-64 (SSE2) builds: the x87 registers the MMX ones alias were then left in
+# MMX state (no EMMS), and the next long double arithmetic gave NaN (the tests' extended-precision
+# references in test_linear_recurrence did, 2026-12-02).
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i.86)$")
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-mno-mmx>)
+endif()

@@ -31,7 +31,10 @@ std::size_t node_index(int n, int i, int j, int a) {
 /// extension, 32 bytes: one AVX register, two SSE ones): the trial-function loop of the element
 /// kernel as lane-wise operations. Each lane does the scalar form's IEEE operations in its order
 /// (-ffp-contract=off), so the entries are bitwise those of the scalar loop.
+/// Without AVX (QUILT_NATIVE=OFF) GCC warns that returning one changes the ABI; the functions that
+/// pass TrialRows are internal to this file, on no ABI boundary.
 typedef double TrialRow __attribute__((vector_size(32)));
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 TrialRow as_row(const Element4& v) {
   return TrialRow{v[0], v[1], v[2], v[3]};
