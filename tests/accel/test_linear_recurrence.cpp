@@ -144,12 +144,12 @@ void expect_form_matches_lanes(std::mt19937& gen) {
   }
 }
 
-/// Whether this target can hold a block in the given form besides its own (kHalvedBlock): with
-/// AVX, the whole block or its halves in one register each.
+/// Whether this target can hold a block in the given form besides its own (kHalvedBlock): the
+/// whole block or its halves in one register each.
 template <class T>
 constexpr bool can_hold(bool halved) {
   const int bytes = SimdBlock<T>::kWidth * int(sizeof(T)) / (halved ? 2 : 1);
-  return kRegisterBytes >= 32 && bytes <= kRegisterBytes;
+  return bytes <= kRegisterBytes;
 }
 
 // The target's form of a block and every other one it can hold (one vector, two halves) compute
