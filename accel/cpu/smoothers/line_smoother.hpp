@@ -38,6 +38,8 @@
 // at 10-14. Strips of 4 cache lines in double made the y-line sweep alone faster in 4 of 5
 // kernel tables on a host with a 512 KiB L2 (up to 1.5 times), ADI-TRIGS no faster; on a host
 // with a 1 MiB L2 they were 1.12-1.17 times slower: kept at 8 (docs/benchmarks.md, 2026-11-29).
+// On an AVX-512 host with a 1 MiB L2, 8 lines beat 4, 16, 32 and 64, and prefetching the next
+// strip's pieces during the relaxation made the sweep slower (2026-12-02).
 
 #include <vector>
 
