@@ -8,6 +8,10 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+// Arrays from 2 MiB on in mappings of their own, on transparent huge pages (map_array).
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define QUILT_HUGE_PAGE_ARRAYS 1
+#endif
 
 namespace quilt::accel::staggered {
 
@@ -19,7 +23,7 @@ constexpr std::size_t kSlotStep = 9;  // coprime to kSlots; why 9: the header
 
 std::atomic<std::size_t> next_slot{0};
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(QUILT_HUGE_PAGE_ARRAYS)
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) {
@@ -49,8 +53,8 @@ void* map_array(std::size_t offset, std::size_t bytes) {
   if (base > start) munmap(region, base - start);
   if (const std::size_t tail = start + kHugePage - base; tail > 0)
     munmap(reinterpret_cast<void*>(base + length), tail);
-  madvise(reinterpret_cast<void*>(base), length,
-          MADV_HUGEPAGE);  // a hint: refused, pages stay small
+  // A hint: where it is refused, the pages stay small.
+  madvise(reinterpret_cast<void*>(base), length, MADV_HUGEPAGE);
   return reinterpret_cast<std::byte*>(base) + offset;
 }
 
@@ -70,7 +74,7 @@ std::size_t next_offset() {
 
 void* allocate(std::size_t bytes) {
   if (bytes < kMinBytes) return ::operator new (bytes, std::align_val_t{kLine});
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(QUILT_HUGE_PAGE_ARRAYS)
   if (bytes >= kHugePage) return map_array(next_offset(), bytes);
 #endif
   // A plain block, one page and one line longer than the array, which starts at its slot's
@@ -86,7 +90,7 @@ void* allocate(std::size_t bytes) {
 
 void deallocate(void* p, std::size_t bytes) noexcept {
   if (bytes < kMinBytes) return ::operator delete (p, std::align_val_t{kLine});
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(QUILT_HUGE_PAGE_ARRAYS)
   if (bytes >= kHugePage) return unmap_array(p, bytes);
 #endif
   std::byte* block;

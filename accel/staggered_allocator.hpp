@@ -22,7 +22,7 @@
 // with x 9 or more lines below y or above it (n = 1025, float and double; docs/benchmarks.md,
 // 2026-11-28, 12:22 UTC). Every array starts on a cache line. Small (cache-resident) arrays are
 // only aligned. Arrays from 2 MiB on (Linux) have a mapping of their own, marked for transparent
-// huge pages (staggered_allocator.cpp): quilt-poisson's set-up faulted 3 times less.
+// huge pages (staggered_allocator.cpp): quilt-poisson's set-up faulted 2.4-4.2 times less.
 
 #include <cstddef>
 #include <vector>
