@@ -47,8 +47,9 @@ void declare_scarc_keys(Config& config) {
     ("solver.local.smoother", po::value<std::string>()->default_value(accel::to_string(local.smoother)),
      "local MG smoother (in quilt-flow: of the pressure Laplacian): jacobi | gs | sor | ssor | "
      "trigs-x | trigs-y (line Gauss-Seidel along x- / y-lines) | aditrigs (alternating x- and "
-     "y-lines) | ilu (ILU(0)) | auto (jacobi on levels whose elements all have an aspect "
-     "ratio of at most 2.5, aditrigs on the others)")
+     "y-lines) | ilu (ILU(0)) | auto (on levels whose elements all have an aspect ratio of "
+     "at most 2.5 jacobi where the stencil is constant, else gs (jacobi on cuda); aditrigs on "
+     "the others)")
     ("solver.local.ordering", po::value<std::string>()->default_value(kAutoOrdering),
      "local smoother sweep order: auto (lexicographic on cpu; colour on cuda where the smoother "
      "has it) | lexicographic | colour (4 colours, or zebra lines: the data-parallel form)")

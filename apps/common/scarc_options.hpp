@@ -30,8 +30,9 @@ auto parse_key(const Config& config, const std::string& key, Parse parse) {
 /// the choice to the target: accel::natural_order.
 inline constexpr const char* kAutoOrdering = "auto";
 
-/// The value of solver.local.smoother that takes Jacobi on levels of shape-regular elements and
-/// aditrigs on the others (GlobalMultigridParams::auto_smoother).
+/// The value of solver.local.smoother that takes a point smoother (Jacobi or Gauss-Seidel) on
+/// levels of shape-regular elements and aditrigs on the others
+/// (GlobalMultigridParams::auto_smoother).
 inline constexpr const char* kAutoSmoother = "auto";
 
 /// A smoother's ordering key: `auto` gives accel::natural_order(smoother, target), else the

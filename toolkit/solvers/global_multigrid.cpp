@@ -90,8 +90,16 @@ accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {
   for (int m = 0; shape_regular && m < hierarchy_->mesh().num_local(); ++m)
     shape_regular = max_element_aspect(hierarchy_->geometry(l, m)) <= kJacobiAspectLimit;
   // One choice on every rank: the solver does not depend on the partition.
-  if (hierarchy_->comm().max(shape_regular ? 0.0 : 1.0) != 0.0) return local;
-  local.smoother = accel::SmootherType::jacobi;
+  const Communicator& comm = hierarchy_->comm();
+  if (comm.max(shape_regular ? 0.0 : 1.0) != 0.0) return local;
+  // Jacobi sweeps a zoned macro from its 9 stencil values; on variable bands it streams them as
+  // Gauss-Seidel does, which smooths better there (GlobalMultigridParams::auto_smoother).
+  const bool zoned = hierarchy_->level(l).zones.all();
+  const bool lexicographic = accel::natural_order(accel::SmootherType::gs, local.target) ==
+                             accel::SweepOrder::lexicographic;
+  local.smoother = lexicographic && comm.max(zoned ? 0.0 : 1.0) != 0.0
+                       ? accel::SmootherType::gs
+                       : accel::SmootherType::jacobi;
   local.ordering = accel::natural_order(local.smoother, local.target);
   local.damping.reset();
   return local;

@@ -38,11 +38,18 @@ struct GlobalMultigridParams {
   SchwarzCombination combination = SchwarzCombination::average;
   int local_coarse_level = 1;  ///< coarsest level of the local multigrid (dense LU there)
   accel::LocalSolverParams local;
-  /// solver.local.smoother = auto: damped Jacobi (in its natural order, default damping) on the
-  /// global levels whose elements all have an aspect ratio of at most kJacobiAspectLimit
-  /// (max_element_aspect), where it smooths well enough at a third of a line smoother's cost per
-  /// cycle; local.smoother (aditrigs) on the others. Meant for isotropic operators (the Poisson
-  /// problem, the pressure Laplacian): the elements' shape is then the operator's anisotropy.
+  /// solver.local.smoother = auto: a point smoother (default damping) on the global levels whose
+  /// elements all have an aspect ratio of at most kJacobiAspectLimit (max_element_aspect), where
+  /// it smooths well enough at a third of a line smoother's cost per cycle; local.smoother
+  /// (aditrigs) on the others. Meant for isotropic operators (the Poisson problem, the pressure
+  /// Laplacian): the elements' shape is then the operator's anisotropy. The point smoother is
+  /// damped Jacobi where every macro of the level is zoned (constant stencil, accel/
+  /// stencil_zones.hpp), whose sweep then reads 9 numbers instead of 9 bands, and lexicographic
+  /// Gauss-Seidel where one is not: on variable bands both sweeps stream the same arrays, and
+  /// Gauss-Seidel needs fewer cycles (unstructured square, rtol 1e-8: 8 CG iterations at L = 5..8
+  /// against Jacobi's 9-11; at L = 8 the solve 0.65 against 0.88 s on 1 rank, 0.35 against 0.46 s
+  /// on 2, docs/benchmarks.md 2026-12-02). On the cuda target, whose Gauss-Seidel is the colour
+  /// form, Jacobi on every such level.
   bool auto_smoother = false;
   /// false: a multigrid for one operator (quilt-poisson). The local coarse levels, kept for
   /// update(), are dropped after the set-up (24 of ~360 bytes per node; the vectors made after
@@ -50,12 +57,13 @@ struct GlobalMultigridParams {
   bool updatable = true;
 };
 
-/// The aspect ratio up to which solver.local.smoother = auto takes Jacobi. Measured with CG on the
-/// Poisson problem, strips of 4 macros at L = 8, Jacobi against aditrigs: aspect 2: 8 against 5
-/// iterations, set-up + solve 0.13 against 0.15 s; 3: 11 against 6, 0.14 against 0.16 s; 4: 23
-/// against 6, 0.23 against 0.16 s; 6: no convergence in 200. The unstructured square (aspect
-/// up to 2.24) takes Jacobi: 9-11 iterations against 7 at L = 5..8, 20 % less time; the L-shape
-/// (3.3) keeps aditrigs.
+/// The aspect ratio up to which solver.local.smoother = auto takes a point smoother. Measured
+/// with CG on the Poisson problem, strips of 4 macros at L = 8, Jacobi against aditrigs: aspect 2:
+/// 8 against 5 iterations, set-up + solve 0.13 against 0.15 s; 3: 11 against 6, 0.14 against
+/// 0.16 s; 4: 23 against 6, 0.23 against 0.16 s; 6: no convergence in 200. The unstructured
+/// square (aspect up to 2.24) takes a point smoother (Jacobi: 9-11 iterations against aditrigs' 7
+/// at L = 5..8, 20 % less time; Gauss-Seidel, since 2026-12-02: 8); the L-shape (3.3) keeps
+/// aditrigs.
 inline constexpr double kJacobiAspectLimit = 2.5;
 
 /// The default omega of the Schwarz step for a level whose local solves use smoother `local`.
