@@ -21,8 +21,9 @@
 // of 3 lines (x made just before y: 192 bytes below) the band SpMV ran 1.13 times slower than
 // with x 9 or more lines below y or above it (n = 1025, float and double; docs/benchmarks.md,
 // 2026-11-28, 12:22 UTC). Every array starts on a cache line. Small (cache-resident) arrays are
-// only aligned. Arrays from 2 MiB on (Linux) have a mapping of their own, marked for transparent
-// huge pages (staggered_allocator.cpp): quilt-poisson's set-up faulted 2.4-4.2 times less.
+// only aligned. On Linux the large ones come from a pool of transparent huge pages
+// (staggered_allocator.cpp), side by side: one page fault per 2 MiB instead of 512, and the
+// pages of a freed array serve the next ones without faulting again.
 
 #include <cstddef>
 #include <vector>

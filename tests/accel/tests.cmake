@@ -14,7 +14,8 @@ add_executable(test_accel_cpu
   ${CMAKE_CURRENT_LIST_DIR}/test_ilu_smoother.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_linear_recurrence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_two_right_hand_sides.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_staggered_allocator.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/test_staggered_allocator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_huge_page_pool.cpp)
 target_link_libraries(test_accel_cpu PRIVATE quilt_accel GTest::gtest_main)
 add_test(NAME test_accel_cpu COMMAND test_accel_cpu)
 set_tests_properties(test_accel_cpu PROPERTIES LABELS "serial;accel" TIMEOUT 120)

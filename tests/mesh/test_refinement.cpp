@@ -295,8 +295,8 @@ TEST(Refinement, ElementAspectRatios) {
   const auto shape = [](std::vector<double> x, std::vector<double> y) {
     MacroGeometry g;
     g.n = 2;
-    g.x = std::move(x);
-    g.y = std::move(y);
+    g.x.assign(x.begin(), x.end());
+    g.y.assign(y.begin(), y.end());
     return max_element_aspect(g);
   };
   const double c = std::cos(0.3), s = std::sin(0.3);

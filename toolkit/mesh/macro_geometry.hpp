@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "accel/staggered_allocator.hpp"
 #include "mesh/chart.hpp"
 #include "mesh/coarse_mesh.hpp"
 
@@ -16,8 +17,9 @@ namespace quilt {
 struct MacroGeometry {
   int level = 0;
   int n = 0;
-  std::vector<double> x;
-  std::vector<double> y;
+  /// Large arrays (16 bytes per node on every level), from the huge-page pool.
+  accel::StaggeredVector<double> x;
+  accel::StaggeredVector<double> y;
 };
 
 MacroGeometry refine_macro(const CoarseMesh& mesh, const ChartMap& charts, int cell, int level);

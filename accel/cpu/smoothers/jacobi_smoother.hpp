@@ -24,8 +24,8 @@ class JacobiSmoother final : public Smoother<T> {
   void refresh(const BandedMatrix<T>& A, const StencilZones<T>& zones) override;
 
   T omega_;
-  StencilZones<T> zones_;   ///< of A: the constant-stencil macros sweep from 225 numbers
-  std::vector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes
+  StencilZones<T> zones_;       ///< of A: the constant-stencil macros sweep from 225 numbers
+  StaggeredVector<T> scratch_;  ///< the other iterate: a Jacobi sweep reads x while it writes
 };
 
 }  // namespace quilt::accel::cpu
