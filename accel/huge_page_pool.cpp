@@ -1,6 +1,7 @@
 #include "accel/huge_page_pool.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <new>
@@ -64,9 +65,14 @@ auto HugePagePool::add_region(std::size_t length) -> std::vector<Block>::iterato
 }
 
 void HugePagePool::reserve(std::size_t bytes) {
-  // Halved where the address space is limited (ulimit -v), down to what the region needs; one
+  // Under a limit on the address space (ulimit -v, as batch systems set it) a reservation counts
+  // against it although it holds no memory: at most a quarter of the limit, so the rest of the
+  // process keeps room. Halved where even that is refused, down to what the region needs; one
   // huge page more, to start the regions on a 2 MiB boundary.
-  for (std::size_t size = std::max(kReserveBytes, bytes + kHugePage); size >= bytes + kHugePage;
+  std::size_t first = kReserveBytes;
+  if (rlimit limit{}; getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    first = std::min<std::size_t>(first, limit.rlim_cur / 4);
+  for (std::size_t size = std::max(first, bytes + kHugePage); size >= bytes + kHugePage;
        size /= 2) {
     void* span = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (span == MAP_FAILED) continue;

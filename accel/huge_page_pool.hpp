@@ -26,7 +26,7 @@ class HugePagePool {
   /// cut from it in order, so they adjoin and grow upwards: their free ends merge, and first fit
   /// in address order fills the older regions' holes first. (Mapped one by one, Linux puts each
   /// below the last, and the arrays spread over 19 % more huge pages at L = 9.)
-  static constexpr std::size_t kReserveBytes = std::size_t{256} << 30;
+  static constexpr std::size_t kReserveBytes = std::size_t{256} << 30;  ///< or 1/4 of ulimit -v
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
   static constexpr std::size_t kPage = 4096;
   /// The length of the whole pages that hold `bytes`.

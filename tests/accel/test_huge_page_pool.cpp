@@ -1,9 +1,13 @@
 // HugePagePool (accel/huge_page_pool.hpp): page-aligned blocks that never overlap, freed blocks
 // merged with their neighbours and served again, regions on 2 MiB boundaries.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -89,6 +93,29 @@ TEST(HugePagePool, RandomBlocksNeverOverlapAndAllComeBack) {
     pool.give(h.data, h.length);
   }
   EXPECT_EQ(pool.free_blocks(), 1u);  // the regions adjoin
+}
+
+/// Exits 0 if, with 2 GiB of address space left (ulimit -v), a pool with a block in use and a
+/// mapping of 1 GiB beside it both fit; 1 if the mapping fails, 2 if the limit cannot be set.
+[[noreturn]] void pool_beside_a_mapping_under_a_limit() {
+  std::size_t used = 0;  // the address space in use now, in pages
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%zu", &used) != 1) used = 0;
+    std::fclose(statm);
+  }
+  const rlimit limit{used * kPage + (std::size_t{2} << 30), RLIM_INFINITY};
+  if (used == 0 || setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(2);
+  HugePagePool pool;
+  pool.take(kPage);
+  void* beside = mmap(nullptr, std::size_t{1} << 30, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  std::_Exit(beside == MAP_FAILED ? 1 : 0);
+}
+
+// Under ulimit -v the reservation must leave the rest of the process room (a reservation halved
+// until it fits would take 1 GiB of the 2 left). In a child process, where the limit stays.
+TEST(HugePagePoolDeathTest, LeavesRoomUnderALimitOnTheAddressSpace) {
+  EXPECT_EXIT(pool_beside_a_mapping_under_a_limit(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
