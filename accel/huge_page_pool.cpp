@@ -8,12 +8,6 @@
 
 namespace quilt::accel {
 
-namespace {
-std::size_t round_up(std::size_t bytes, std::size_t to) {
-  return (bytes + to - 1) / to * to;
-}
-}  // namespace
-
 HugePagePool::HugePagePool() {
   // Room for every free block a solver's set-up leaves: give() must not allocate.
   free_.reserve(4096);

@@ -29,15 +29,17 @@ class HugePagePool {
   static constexpr std::size_t kReserveBytes = std::size_t{256} << 30;  ///< or 1/4 of ulimit -v
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
   static constexpr std::size_t kPage = 4096;
-  /// The length of the whole pages that hold `bytes`.
-  static constexpr std::size_t whole_pages(std::size_t bytes) {
-    return (bytes + kPage - 1) / kPage * kPage;
+  /// `bytes` rounded up to a multiple of `to`.
+  static constexpr std::size_t round_up(std::size_t bytes, std::size_t to) {
+    return (bytes + to - 1) / to * to;
   }
+  /// The length of the whole pages that hold `bytes`.
+  static constexpr std::size_t whole_pages(std::size_t bytes) { return round_up(bytes, kPage); }
 
   HugePagePool();
   HugePagePool(const HugePagePool&) = delete;
   HugePagePool& operator=(const HugePagePool&) = delete;
-  /// Unmaps the regions (the pool of StaggeredAllocator is never destroyed).
+  /// Unmaps its reservations (the pool of StaggeredAllocator is never destroyed).
   ~HugePagePool();
 
   /// A block of `length` bytes (a multiple of kPage), page-aligned; std::bad_alloc if no region

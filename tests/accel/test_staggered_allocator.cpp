@@ -26,7 +26,8 @@ std::size_t distance(std::size_t a, std::size_t b) {
 
 // Large arrays of two sizes: from kMinBytes on, and over 2 MiB, whose blocks span huge pages of
 // the pool (Linux; elsewhere and under AddressSanitizer blocks of operator new). A block given
-// back wrongly would be handed out twice, and the reads below would see another array's values.
+// back from a wrong address would be handed out while in use, and the reads below would see
+// another array's values (or fault).
 TEST(StaggeredAllocator, SixtyFourLargeArraysInARowTakeEveryCacheLineOfAPageOnce) {
   for (const std::size_t bytes : {staggered::kMinBytes, (std::size_t{2} << 20) + 24}) {
     const std::size_t count = bytes / sizeof(double);
