@@ -11,6 +11,7 @@
 #include "fem/scalar_assembly.hpp"
 #include "mesh/msh_reader.hpp"
 #include "mesh_files.hpp"
+#include "same_zones.hpp"
 #include "solvers/local_levels.hpp"
 #include "solvers/solver_error.hpp"
 
@@ -36,14 +37,6 @@ bool same_bits(const accel::BandedMatrix<double>& a, const accel::BandedMatrix<d
   for (int k = 0; k < accel::kBands; ++k)
     if (a.band[k].size() != b.band[k].size() ||
         std::memcmp(a.band[k].data(), b.band[k].data(), a.band[k].size() * sizeof(double)) != 0)
-      return false;
-  return true;
-}
-
-bool same_zones(const accel::StencilZones<double>& a, const accel::StencilZones<double>& b) {
-  if (a.macros != b.macros || a.n != b.n || a.zoned != b.zoned) return false;
-  for (int m = 0; m < a.macros; ++m)
-    if (a.is_zoned(m) && std::memcmp(&a.zones[m], &b.zones[m], sizeof(a.zones[m])) != 0)
       return false;
   return true;
 }

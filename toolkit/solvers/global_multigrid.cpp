@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "accel/cpu/band_kernels.hpp"
+#include "accel/cpu/galerkin.hpp"
 #include "accel/cpu/grid_transfer.hpp"
 #include "mesh/macro_nodes.hpp"
 #include "solvers/solver_error.hpp"
@@ -51,18 +52,7 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const accel::LocalSolverParams local = local_params(l);
     damping_[l] = params_.damping.value_or(schwarz_damping(local.smoother));
     local_[l] = accel::make_local_solver(local);
-    // The local matrix for the set-up only (the local solver keeps its own converted copy), made
-    // in the hierarchy's storage of level l: no copy of the bands.
-    hierarchy.with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
-      // The cpu target's zones of the local matrix, detected once here; a solver that sweeps
-      // zoned levels from their zones alone gets its coarse levels in zone form (no bands).
-      accel::StencilZones<double> fine_zones;
-      if (local.target == accel::Target::cpu) accel::detect_stencil_zones(fine, fine_zones);
-      const bool zone_form = !params_.updatable && local_[l]->sweeps_from_zones_alone();
-      local_levels_[l] = std::make_unique<LocalCoarseLevels>(
-          hierarchy, l, params_.local_coarse_level, fine, zone_form ? &fine_zones : nullptr);
-      local_[l]->setup_zoned(local_matrices(l, fine), local_zones(l, fine_zones));
-    });
+    set_up_local(l, releasing);
     // Their storage is for update(); dropped here, later allocations reuse its pages.
     if (!params_.updatable) local_levels_[l].reset();
     if (releasing) releasing->release_zoned_bands(l);
@@ -81,6 +71,44 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
   coarse_.emplace(hierarchy, params_.coarse_level, params_.coarse_root);
   if (params_.coarse_pair_root >= 0 && params_.coarse_pair_root != params_.coarse_root)
     coarse_pair_.emplace(hierarchy, params_.coarse_level, params_.coarse_pair_root);
+}
+
+void GlobalMultigrid::set_up_local(int l, LevelHierarchy* releasing) {
+  if (set_up_local_from_zones(l)) return;
+  if (releasing) releasing->restore_bands(l);
+  const LevelHierarchy& hierarchy = *hierarchy_;
+  // The local matrix for the set-up only (the local solver keeps its own converted copy), made
+  // in the hierarchy's storage of level l: no copy of the bands.
+  hierarchy.with_local_matrix(l, [&](const accel::BandedMatrix<double>& fine) {
+    // The cpu target's zones of the local matrix, detected once here; a solver that sweeps
+    // zoned levels from their zones alone gets its coarse levels in zone form (no bands).
+    accel::StencilZones<double> fine_zones;
+    if (params_.local.target == accel::Target::cpu) accel::detect_stencil_zones(fine, fine_zones);
+    const bool zone_form = !params_.updatable && local_[l]->sweeps_from_zones_alone();
+    local_levels_[l] = std::make_unique<LocalCoarseLevels>(hierarchy, l, params_.local_coarse_level,
+                                                           fine, zone_form ? &fine_zones : nullptr);
+    local_[l]->setup_zoned(local_matrices(l, fine), local_zones(l, fine_zones));
+  });
+}
+
+bool GlobalMultigrid::set_up_local_from_zones(int l) {
+  // The same on every rank (the parameters are), as the collective calls below need.
+  if (params_.updatable || !local_[l]->sweeps_from_zones_alone()) return false;
+  accel::StencilZones<double> fine_zones;
+  hierarchy_->local_matrix_zones(l, fine_zones);
+  if (hierarchy_->comm().max(fine_zones.all() ? 0.0 : 1.0) != 0.0) return false;
+  const GlobalLevel& level = hierarchy_->level(l);
+  auto fine = accel::BandedMatrix<double>::shape_only(level.matrix.macros, level.n);
+  // Below kZonedGalerkinMinNodes LocalCoarseLevels coarsens the bands: expanded from the zones
+  // (exact, every row is its zone's), on a grid of fewer than 17 x 17 nodes per macro.
+  if (level.n < accel::cpu::kZonedGalerkinMinNodes) {
+    fine = accel::BandedMatrix<double>(level.matrix.macros, level.n);
+    accel::expand_zones(fine_zones, fine);
+  }
+  local_levels_[l] = std::make_unique<LocalCoarseLevels>(*hierarchy_, l, params_.local_coarse_level,
+                                                         fine, &fine_zones);
+  local_[l]->setup_zoned(local_matrices(l, fine), local_zones(l, fine_zones));
+  return true;
 }
 
 accel::LocalSolverParams GlobalMultigrid::local_params(int l) const {

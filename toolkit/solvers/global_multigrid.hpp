@@ -148,6 +148,13 @@ class GlobalMultigrid final : public Preconditioner {
   void cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x, bool x_is_zero);
   /// The local solver's parameters on global level l (params.auto_smoother decides there).
   accel::LocalSolverParams local_params(int l) const;
+  /// The set-up of level l's local solver (made, not yet set up) and of its coarse levels.
+  /// `releasing`: the hierarchy's, to give a level in zone form its bands when they are needed.
+  void set_up_local(int l, LevelHierarchy* releasing);
+  /// The same from the zones of level l's local matrix alone (no bands anywhere), where the
+  /// level is in zone form and the local solver sweeps from zones; false (nothing done) where
+  /// not. Collective.
+  bool set_up_local_from_zones(int l);
   /// The local solver's levels for global level l, coarsest first; `fine`: level l's local
   /// matrix.
   std::vector<const accel::BandedMatrix<double>*> local_matrices(

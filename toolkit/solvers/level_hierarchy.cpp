@@ -1,5 +1,6 @@
 #include "solvers/level_hierarchy.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,8 +10,17 @@
 namespace quilt {
 
 LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
-                               const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening)
-    : dm_(&dm), comm_(&comm), rediscretised_part_(coarsening == LocalCoarsening::hybrid) {
+                               const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening,
+                               std::optional<ZoneFormLevels> zone_form)
+    : dm_(&dm),
+      comm_(&comm),
+      dirichlet_parts_(dirichlet_parts),
+      rediscretised_part_(coarsening == LocalCoarsening::hybrid),
+      zone_form_above_(zone_form ? std::max(zone_form->above, 0) : finest) {
+  if (zone_form && rediscretised_part_)
+    throw std::invalid_argument(
+        "LevelHierarchy: zone form (ZoneFormLevels) with a rediscretised part, whose local "
+        "matrices need bands");
   levels_.resize(finest + 1);
   geometry_.resize(finest + 1);
   still_zero_.assign(finest + 1, 1);
@@ -20,7 +30,8 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     level.level = l;
     level.n = accel::nodes_per_side(l);
     level.shared = std::make_unique<SharedNodes>(dm, comm, l);
-    level.matrix = accel::BandedMatrix<double>(macros, level.n);
+    level.matrix = l > zone_form_above_ ? accel::BandedMatrix<double>::shape_only(macros, level.n)
+                                        : accel::BandedMatrix<double>(macros, level.n);
     if (rediscretised_part_)
       level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
     const std::size_t nn = level.matrix.rows_per_macro();
@@ -40,6 +51,13 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
     : LevelHierarchy(dm, comm, finest, dirichlet_parts,
                      rediscretised ? LocalCoarsening::hybrid : LocalCoarsening::galerkin) {
   this->assemble(assemble, rediscretised);
+}
+
+LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                               const std::vector<bool>& dirichlet_parts,
+                               const MacroAssembler& assemble, ZoneFormLevels zone_form)
+    : LevelHierarchy(dm, comm, finest, dirichlet_parts, LocalCoarsening::galerkin, zone_form) {
+  this->assemble(assemble);
 }
 
 void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& assemble,
@@ -64,27 +82,64 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroPairAssembl
                                 ".." + std::to_string(last) + " are not within 0.." +
                                 std::to_string(finest()));
   for (int l = first; l <= last; ++l) {
-    GlobalLevel& level = levels_[l];
-    if (!level.matrix.has_bands()) {  // released: zeros again
-      level.matrix = accel::BandedMatrix<double>(level.matrix.macros, level.n);
-      still_zero_[l] = 1;
+    if (l > zone_form_above_) {
+      assemble_zone_form(l, assemble);
+      continue;
     }
-    if (!still_zero_[l]) {
-      level.matrix.fill(0.0);
-      if (rediscretised_part_) level.local_rediscretised.fill(0.0);
-    }
-    still_zero_[l] = 0;
-    accel::BandedMatrix<double>* part = rediscretised_part_ ? &level.local_rediscretised : nullptr;
-    for (int m = 0; m < level.matrix.macros; ++m)
-      assemble(geometry_[level.level][m], level.matrix, part, m);
-    // The affine, constant-coefficient macros' products read 225 numbers instead of 9 bands.
-    accel::detect_stencil_zones(level.matrix, level.zones);
+    assemble_bands(l, assemble);
     if (!rediscretised_part_) continue;
+    GlobalLevel& level = levels_[l];
     level.shared->make_local_matrices(level.local_rediscretised);
     for (std::size_t r = 0; r < level.dirichlet.size(); ++r)
       if (level.dirichlet[r])
         for (int k = 0; k < accel::kBands; ++k) level.local_rediscretised.band[k][r] = 0.0;
   }
+}
+
+void LevelHierarchy::assemble_bands(int l, const MacroPairAssembler& assemble) {
+  GlobalLevel& level = levels_[l];
+  if (!level.matrix.has_bands()) {  // released or in zone form: zeros again
+    level.matrix = accel::BandedMatrix<double>(level.matrix.macros, level.n);
+    still_zero_[l] = 1;
+  }
+  if (!still_zero_[l]) {
+    level.matrix.fill(0.0);
+    if (rediscretised_part_) level.local_rediscretised.fill(0.0);
+  }
+  still_zero_[l] = 0;
+  accel::BandedMatrix<double>* part = rediscretised_part_ ? &level.local_rediscretised : nullptr;
+  for (int m = 0; m < level.matrix.macros; ++m) assemble(geometry_[l][m], level.matrix, part, m);
+  // The affine, constant-coefficient macros' products read 225 numbers instead of 9 bands.
+  accel::detect_stencil_zones(level.matrix, level.zones);
+}
+
+void LevelHierarchy::assemble_zone_form(int l, const MacroPairAssembler& assemble) {
+  GlobalLevel& level = levels_[l];
+  const int macros = level.matrix.macros;
+  accel::StencilZones<double>& zones = level.zones;
+  zones.macros = macros;
+  zones.n = level.n;
+  zones.zoned.assign(macros, 0);
+  zones.zones.resize(macros);
+  // Each macro alone into one macro's storage (reused: its pages stay warm), kept as its zones
+  // while it is zoned; the first macro that is not gets the level its bands.
+  bool zoned = true;
+  {
+    accel::BandedMatrix<double> one(1, level.n);
+    for (int m = 0; m < macros && zoned; ++m) {
+      if (m > 0) one.fill(0.0);
+      assemble(geometry_[l][m], one, nullptr, 0);
+      zoned = accel::is_zoned_macro(one, 0);
+      if (zoned) zones.zones[m] = accel::detect_stencil_zones(one).zones[0];
+    }
+  }
+  // One form on every rank: the local matrix's zones are made from every rank's type-0 zones.
+  if (comm_->max(zoned ? 0.0 : 1.0) == 0.0) {
+    zones.zoned.assign(macros, 1);
+    level.matrix = accel::BandedMatrix<double>::shape_only(macros, level.n);
+    return;
+  }
+  assemble_bands(l, assemble);
 }
 
 void LevelHierarchy::release_zoned_bands(int l) {
@@ -93,10 +148,47 @@ void LevelHierarchy::release_zoned_bands(int l) {
     level.matrix = accel::BandedMatrix<double>::shape_only(level.matrix.macros, level.n);
 }
 
+void LevelHierarchy::restore_bands(int l) {
+  GlobalLevel& level = levels_.at(l);
+  if (level.matrix.has_bands()) return;
+  level.matrix = accel::BandedMatrix<double>(level.matrix.macros, level.n);
+  accel::expand_zones(level.zones, level.matrix);
+  still_zero_[l] = 0;
+}
+
+bool LevelHierarchy::in_zone_form(int l) const {
+  const GlobalLevel& level = levels_.at(l);
+  const bool zone_form = !level.matrix.has_bands() && level.zones.all();
+  return comm_->max(zone_form ? 0.0 : 1.0) == 0.0;
+}
+
+void LevelHierarchy::local_matrix_zones(int l, accel::StencilZones<double>& out) const {
+  out = {};
+  if (!in_zone_form(l)) return;
+  // Level 3, n = 9: the smallest grid with a middle zone (accel::kMinZonedNodes).
+  constexpr int kProxyLevel = 3;
+  const GlobalLevel& level = levels_[l];
+  const int n = accel::nodes_per_side(kProxyLevel);
+  static_assert(accel::nodes_per_side(kProxyLevel) == accel::kMinZonedNodes);
+  accel::StencilZones<double> type0 = level.zones;
+  type0.n = n;
+  accel::BandedMatrix<double> proxy(level.matrix.macros, n);
+  accel::expand_zones(type0, proxy);
+  SharedNodes(*dm_, *comm_, kProxyLevel).make_local_matrices(proxy);
+  for (int m = 0; m < proxy.macros; ++m) {
+    const auto mask = boundary_node_mask(dm_->mesh, dm_->macros[m], n, dirichlet_parts_);
+    for (std::size_t r = 0; r < mask.size(); ++r)
+      if (mask[r])
+        for (int k = 0; k < accel::kBands; ++k) proxy.at(k, m, r) = k == accel::kCentre ? 1.0 : 0.0;
+  }
+  accel::detect_stencil_zones(proxy, out);
+  out.n = level.n;
+}
+
 void LevelHierarchy::require_bands(int l, const char* who) const {
   if (!levels_.at(l).matrix.has_bands())
-    throw std::logic_error("LevelHierarchy::" + std::string(who) + ": the bands of level " +
-                           std::to_string(l) + " were released (release_zoned_bands)");
+    throw std::logic_error("LevelHierarchy::" + std::string(who) + ": level " + std::to_string(l) +
+                           " has no bands (released, or assembled in zone form; restore_bands)");
 }
 
 accel::BandedMatrix<double> LevelHierarchy::local_matrix(int l) const {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "accel/banded_matrix.hpp"
@@ -44,19 +45,39 @@ using MacroPairAssembler =
 /// of the whole local matrix, or hybrid, with a part of the operator rediscretised.
 enum class LocalCoarsening { galerkin, hybrid };
 
+/// The levels of a hierarchy that may be held in zone form from their assembly on: type-0
+/// zones, no bands (accel/stencil_zones.hpp). Level l > `above` is, where every macro of it on
+/// every rank comes out zoned; its 72 bytes of bands per node are then never touched (each macro
+/// is assembled alone into one macro's storage and kept as its 225 zone numbers). For a solver
+/// set up once whose products and local sweeps read zones alone (GlobalMultigrid::
+/// for_one_operator, Jacobi on the cpu); `above` at least its coarse level, whose solver reads
+/// bands. The assembler then must use its macro index only as the slot it adds into (a macro is
+/// assembled into slot 0 of a one-macro batch): it may depend on the geometry, not on m.
+struct ZoneFormLevels {
+  int above = 0;
+};
+
 class LevelHierarchy {
  public:
   /// The structure of levels 0..finest, built once: the macros' node coordinates, the
   /// shared-node plans, the Dirichlet masks (Dirichlet on the boundary parts p with
   /// dirichlet_parts[p]) and zeroed band storage; `hybrid`: also storage for the part of the
-  /// operator that the local multigrid's coarse levels take rediscretised.
+  /// operator that the local multigrid's coarse levels take rediscretised; `zone_form`: the
+  /// levels above zone_form->above get no band storage yet (ZoneFormLevels; galerkin only).
   LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
-                 const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening);
+                 const std::vector<bool>& dirichlet_parts, LocalCoarsening coarsening,
+                 std::optional<ZoneFormLevels> zone_form = std::nullopt);
 
   /// The structure and the numbers: the constructor above, then assemble().
   LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
                  const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble,
                  const MacroAssembler& rediscretised = {});
+  /// The structure and the numbers, the levels above zone_form.above in zone form where every
+  /// macro is zoned (ZoneFormLevels; no rediscretised part). Every later assembly of such a level
+  /// goes the same way.
+  LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
+                 const std::vector<bool>& dirichlet_parts, const MacroAssembler& assemble,
+                 ZoneFormLevels zone_form);
 
   /// The numbers, into the existing storage: every level's matrices are zeroed and assembled
   /// with `assemble` (and the rediscretised part's local matrices made). `rediscretised` (given
@@ -107,6 +128,22 @@ class LevelHierarchy {
   /// 96 of the 250 bytes per unknown at the peak of a Poisson solve.
   void release_zoned_bands(int l);
 
+  /// Level l's bands again where it has none (released, or assembled in zone form), from its
+  /// zones: exact, every row of a zoned macro is its zone's stencil. No-op where it has them.
+  void restore_bands(int l);
+
+  /// Whether level l has no bands on any rank, every macro zoned (released, or assembled in zone
+  /// form). Collective.
+  bool in_zone_form(int l) const;
+  /// The zones of local_matrix(l), made from level l's type-0 zones alone when the level is in
+  /// zone form (in_zone_form; else out is cleared): the shared-node sums and the Dirichlet rows
+  /// of local_matrix, done on the 9 x 9 grid of level 3. Bitwise the zones that
+  /// detect_stencil_zones finds in local_matrix(l): every copy of a shared node is on a zoned
+  /// macro, so a local row is a sum of zone stencils that depends on the zones of its position
+  /// alone (the zone of position i along an edge is the mirror of that of n-1-i, whichever way a
+  /// neighbour runs along it), the same sums in the same order on every level. Collective.
+  void local_matrix_zones(int l, accel::StencilZones<double>& out) const;
+
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
   /// Node coordinates of local macro m on level l.
@@ -128,9 +165,16 @@ class LevelHierarchy {
   static EdgeRows save_edge_rows(const accel::BandedMatrix<double>& A);
   static void restore_edge_rows(const EdgeRows& saved, accel::BandedMatrix<double>& A);
 
+  /// assemble_levels for level l in zone form where it can be (ZoneFormLevels).
+  void assemble_zone_form(int l, const MacroPairAssembler& assemble);
+  /// Level l's bands from scratch: every macro assembled into the level's storage.
+  void assemble_bands(int l, const MacroPairAssembler& assemble);
+
   const DistributedMesh* dm_;
   const Communicator* comm_;
+  std::vector<bool> dirichlet_parts_;
   bool rediscretised_part_;
+  int zone_form_above_;  ///< ZoneFormLevels::above; finest() where none is
   std::vector<GlobalLevel> levels_;
   std::vector<std::vector<MacroGeometry>> geometry_;  ///< [level][local macro]
   /// Per level: its matrices are still the zeros the constructor made (the first assembly need

@@ -39,11 +39,17 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
   const DistributedMesh& dm = result.mesh;
   const int L = params.level;
 
+  GlobalMultigridParams mg = params.multigrid;
+  mg.coarse_level = choose_coarse_level(dm.mesh, L, params.coarse_threshold);
+  if (params.solver == "cg") mg.combination = SchwarzCombination::symmetric;
+  // The levels above the coarse grid in zone form where they are zoned: their bands are never
+  // made (the export reads the finest level's).
+  const ZoneFormLevels zone_form{params.export_matrix.empty() ? mg.coarse_level : L};
   const std::vector<bool> dirichlet(dm.mesh.part_names.size(), true);
-  LevelHierarchy hierarchy(dm, comm, L, dirichlet,
-                           [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) {
-                             add_laplacian(g, A, m);
-                           });
+  LevelHierarchy hierarchy(
+      dm, comm, L, dirichlet,
+      [](const MacroGeometry& g, accel::BandedMatrix<double>& A, int m) { add_laplacian(g, A, m); },
+      zone_form);
   const GlobalLevel& finest = hierarchy.level(L);
   const std::size_t nn = finest.matrix.rows_per_macro();
 
@@ -72,9 +78,6 @@ PoissonResult solve_poisson(const PoissonParams& params, const Communicator& com
     write_global_system(params.export_matrix, gather_global_system(hierarchy, L, b), comm);
   const auto export_end = Clock::now();
 
-  GlobalMultigridParams mg = params.multigrid;
-  mg.coarse_level = choose_coarse_level(dm.mesh, L, params.coarse_threshold);
-  if (params.solver == "cg") mg.combination = SchwarzCombination::symmetric;
   GlobalMultigrid multigrid = GlobalMultigrid::for_one_operator(hierarchy, mg);
   const auto t1 = Clock::now();
 
