@@ -103,6 +103,10 @@ class LocalSolver {
     solve(d0, c0);
     solve(d1, c1);
   }
+  /// Whether solve() and solve_pair() take each correction in the array of its own defect
+  /// (correction == defect, c0 == d0, c1 == d1): the cpu target reads every defect before it
+  /// writes a correction. The caller then needs no correction vector (8 bytes per node).
+  virtual bool solves_in_place() const { return false; }
 
   /// Names the caller's long-lived defect and correction vectors (size values each: macros * n *
   /// n of the finest level), which solve() will mostly be given. The cuda target page-locks them

@@ -38,6 +38,7 @@ class CpuLocalMultigrid final : public LocalSolver {
   void setup_zoned(const std::vector<const BandedMatrix<double>*>& levels,
                    const std::vector<const StencilZones<double>*>& zones) override;
   bool sweeps_from_zones_alone() const override { return cpu::sweeps_from_zones(params_.smoother); }
+  bool solves_in_place() const override { return true; }
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   /// The two V-cycles side by side, one pass over each level's matrix and smoother factors for

@@ -225,6 +225,30 @@ TEST_P(Precisions, RepeatedSolvesGiveTheSameCorrection) {
   EXPECT_NE(a, b);
 }
 
+TEST_P(Precisions, SolvesInPlaceAsIntoAnotherArray) {
+  // solves_in_place: the correction may overwrite its defect, alone, in pairs, and in the
+  // digits mode (whose pair is two solves).
+  const std::vector<MacroSpec> specs = {{1.0, kSouthDirichlet}, {2.0, kAllDirichlet}};
+  const Hierarchy h = testing::galerkin_hierarchy(1, 5, specs);
+  const auto d0 = testing::random_defect(h.finest(), specs, 3);
+  const auto d1 = testing::random_defect(h.finest(), specs, 4);
+  for (double digits : {0.0, 4.0}) {
+    auto s = solver_for(h, params(GetParam(), digits > 0.0 ? 10 : 2, digits));
+    ASSERT_TRUE(s->solves_in_place());
+    std::vector<double> c0(d0.size()), c1(d0.size());
+    s->solve(d0.data(), c0.data());
+    std::vector<double> v0 = d0;
+    s->solve(v0.data(), v0.data());
+    EXPECT_EQ(v0, c0) << "digits " << digits;
+    s->solve_pair(d0.data(), d1.data(), c0.data(), c1.data());
+    std::vector<double> w0 = d0, w1 = d1;
+    s->solve_pair(w0.data(), w1.data(), w0.data(), w1.data());
+    EXPECT_EQ(w0, c0) << "digits " << digits;
+    EXPECT_EQ(w1, c1) << "digits " << digits;
+    EXPECT_NE(w0, d0);
+  }
+}
+
 TEST_P(Precisions, ZeroDefectGivesZeroCorrection) {
   const std::vector<MacroSpec> specs = {{1.0, kSouthDirichlet}, {2.0, kAllDirichlet}};
   const Hierarchy h = testing::galerkin_hierarchy(1, 4, specs);

@@ -57,16 +57,20 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     if (!params_.updatable) local_levels_[l].reset();
     if (releasing) releasing->release_zoned_bands(l);
   }
+  bool in_place = true;
+  for (const auto& local : local_) in_place = in_place && (!local || local->solves_in_place());
+  if (in_place) correction_ = &Work::defect;
   for (int l = 0; l <= finest; ++l) {
     const std::size_t size = hierarchy.level(l).matrix.rows();
-    work_[l][0] = {LevelVector(size), LevelVector(size), LevelVector(), LevelVector()};
+    work_[l][0] = {LevelVector(size), LevelVector(in_place ? 0 : size), LevelVector(),
+                   LevelVector()};
     if (l > 0) {
       const std::size_t coarse_size = hierarchy.level(l - 1).matrix.rows();
       work_[l][0].coarse_rhs.resize(coarse_size);
       work_[l][0].coarse_x.resize(coarse_size);
     }
     if (local_[l])
-      local_[l]->pin_io(work_[l][0].defect.data(), work_[l][0].correction.data(), size);
+      local_[l]->pin_io(work_[l][0].defect.data(), (work_[l][0].*correction_).data(), size);
   }
   coarse_.emplace(hierarchy, params_.coarse_level, params_.coarse_root);
   if (params_.coarse_pair_root >= 0 && params_.coarse_pair_root != params_.coarse_root)
@@ -223,19 +227,19 @@ void GlobalMultigrid::smooth(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& 
     defects<Lanes>(l, b, x, symmetric ? &weight : nullptr, x_is_zero && s == 0);
     const auto start = std::chrono::steady_clock::now();
     if constexpr (Lanes == 1)
-      local_[l]->solve(w[0].defect.data(), w[0].correction.data());
+      local_[l]->solve(w[0].defect.data(), (w[0].*correction_).data());
     else
-      local_[l]->solve_pair(w[0].defect.data(), w[1].defect.data(), w[0].correction.data(),
-                            w[1].correction.data());
+      local_[l]->solve_pair(w[0].defect.data(), w[1].defect.data(), (w[0].*correction_).data(),
+                            (w[1].*correction_).data());
     timings_.local_solve += seconds_since(start);
-    sum<Lanes>(*level.shared, l, &Work::correction);
+    sum<Lanes>(*level.shared, l, correction_);
     // x += omega W c, c filtered: W c at the shared nodes, then one sweep (which writes x
     // without reading it where x is still 0).
     const bool overwrite = x_is_zero && s == 0;
     for (int q = 0; q < Lanes; ++q) {
-      weight.scale(w[q].correction.data());
+      weight.scale((w[q].*correction_).data());
       const char* __restrict dirichlet = level.dirichlet.data();
-      const double* __restrict pc = w[q].correction.data();
+      const double* __restrict pc = (w[q].*correction_).data();
       double* __restrict px = x[q]->data();
       const double omega = damping_[l];
       const std::size_t size = x[q]->size();
@@ -259,8 +263,8 @@ void GlobalMultigrid::cycle(int l, const Rhs<Lanes>& b, const Iterates<Lanes>& x
     const auto start = std::chrono::steady_clock::now();
     defects<Lanes>(l, b, x, nullptr, x_is_zero);
     const auto scatter = [&](const CoarseGridSolver& solver, int q) {
-      solver.scatter_correction(x_is_zero ? *x[q] : w[q].correction);
-      if (!x_is_zero) axpy(1.0, w[q].correction, *x[q]);
+      solver.scatter_correction(x_is_zero ? *x[q] : w[q].*correction_);
+      if (!x_is_zero) axpy(1.0, w[q].*correction_, *x[q]);
     };
     bool paired = false;
     if constexpr (Lanes == 2) {

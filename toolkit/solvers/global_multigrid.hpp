@@ -128,6 +128,7 @@ class GlobalMultigrid final : public Preconditioner {
 
  private:
   struct Work {
+    /// correction is empty where the local solvers solve in place (correction_ is then defect).
     LevelVector defect, correction, coarse_rhs, coarse_x;
   };
 
@@ -181,6 +182,10 @@ class GlobalMultigrid final : public Preconditioner {
   std::vector<LevelOperator> operators_;                  ///< levels 0..L
   std::vector<SharedWeights> inverse_sqrt_multiplicity_;  ///< levels 0..L
   std::vector<double> damping_;                           ///< levels 0..L (Schwarz omega)
+  /// Where a level's local correction goes: Work::defect when every local solver solves in
+  /// place (LocalSolver::solves_in_place, as does the coarse grid's gather and scatter), else
+  /// Work::correction.
+  LevelVector Work::*correction_ = &Work::correction;
   /// Levels 0..L. Declared before local_, so destroyed after it: the local solvers hold the pages
   /// of defect and correction locked (LocalSolver::pin_io) until they are gone.
   std::vector<std::array<Work, 2>> work_;
