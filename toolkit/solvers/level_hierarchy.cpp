@@ -77,6 +77,7 @@ void LevelHierarchy::assemble_levels(int first, int last, const MacroAssembler& 
 }
 
 void LevelHierarchy::assemble_levels(int first, int last, const MacroPairAssembler& assemble) {
+  if (geometry_.empty()) geometry_released("assemble_levels");
   if (first < 0 || last > finest() || first > last)
     throw std::invalid_argument("LevelHierarchy::assemble_levels: levels " + std::to_string(first) +
                                 ".." + std::to_string(last) + " are not within 0.." +
@@ -183,6 +184,16 @@ void LevelHierarchy::local_matrix_zones(int l, accel::StencilZones<double>& out)
   }
   accel::detect_stencil_zones(proxy, out);
   out.n = level.n;
+}
+
+void LevelHierarchy::release_geometry() {
+  geometry_.clear();
+  geometry_.shrink_to_fit();
+}
+
+void LevelHierarchy::geometry_released(const char* who) {
+  throw std::logic_error("LevelHierarchy::" + std::string(who) +
+                         ": the node coordinates were released (release_geometry)");
 }
 
 void LevelHierarchy::require_bands(int l, const char* who) const {

@@ -146,8 +146,16 @@ class LevelHierarchy {
 
   int finest() const { return static_cast<int>(levels_.size()) - 1; }
   const GlobalLevel& level(int l) const { return levels_[l]; }
-  /// Node coordinates of local macro m on level l.
-  const MacroGeometry& geometry(int l, int m) const { return geometry_[l][m]; }
+  /// Node coordinates of local macro m on level l (std::logic_error after release_geometry).
+  const MacroGeometry& geometry(int l, int m) const {
+    if (geometry_.empty()) geometry_released("geometry");
+    return geometry_[l][m];
+  }
+  /// For a hierarchy that is not assembled again (a solver set up once, after its set-up):
+  /// drops the node coordinates of every level, 16 bytes per node, whose pages the solve's
+  /// vectors then reuse. geometry() and assemble_levels refuse afterwards (std::logic_error);
+  /// refine_macro makes a macro's coordinates again, bitwise.
+  void release_geometry();
   bool has_rediscretised_part() const { return rediscretised_part_; }
   const DistributedMesh& mesh() const { return *dm_; }
   const Communicator& comm() const { return *comm_; }
@@ -155,6 +163,8 @@ class LevelHierarchy {
  private:
   /// Throws std::logic_error naming `who` if level l's bands were released.
   void require_bands(int l, const char* who) const;
+  /// Throws std::logic_error naming `who`: the coordinates were released.
+  [[noreturn]] static void geometry_released(const char* who);
   /// A = the type-0 matrix of level l -> its local matrix, in place.
   void finish_local_matrix(int l, accel::BandedMatrix<double>& A) const;
   /// The rows of every macro's four edges (first and last grid line and column), all bands.
