@@ -34,15 +34,20 @@ LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& co
                                         : accel::BandedMatrix<double>(macros, level.n);
     if (rediscretised_part_)
       level.local_rediscretised = accel::BandedMatrix<double>(macros, level.n);
-    const std::size_t nn = level.matrix.rows_per_macro();
-    level.dirichlet.assign(level.matrix.rows(), 0);
-    for (int m = 0; m < macros; ++m) {
-      const int cell = dm.macros[m];
-      geometry_[l].push_back(refine_macro(dm.mesh, dm.charts, cell, l));
-      const auto mask = boundary_node_mask(dm.mesh, cell, level.n, dirichlet_parts);
-      std::copy(mask.begin(), mask.end(), level.dirichlet.begin() + m * nn);
-    }
+    level.dirichlet = dirichlet_mask(level.n);
+    for (int m = 0; m < macros; ++m)
+      geometry_[l].push_back(refine_macro(dm.mesh, dm.charts, dm.macros[m], l));
   }
+}
+
+std::vector<char> LevelHierarchy::dirichlet_mask(int n) const {
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  std::vector<char> dirichlet(nn * dm_->num_local(), 0);
+  for (int m = 0; m < dm_->num_local(); ++m) {
+    const auto mask = boundary_node_mask(dm_->mesh, dm_->macros[m], n, dirichlet_parts_);
+    std::copy(mask.begin(), mask.end(), dirichlet.begin() + m * nn);
+  }
+  return dirichlet;
 }
 
 LevelHierarchy::LevelHierarchy(const DistributedMesh& dm, const Communicator& comm, int finest,
@@ -127,11 +132,13 @@ void LevelHierarchy::assemble_zone_form(int l, const MacroPairAssembler& assembl
   bool zoned = true;
   {
     accel::BandedMatrix<double> one(1, level.n);
+    accel::StencilZones<double> found;
     for (int m = 0; m < macros && zoned; ++m) {
       if (m > 0) one.fill(0.0);
       assemble(geometry_[l][m], one, nullptr, 0);
-      zoned = accel::is_zoned_macro(one, 0);
-      if (zoned) zones.zones[m] = accel::detect_stencil_zones(one).zones[0];
+      accel::detect_stencil_zones(one, found);
+      zoned = found.is_zoned(0);
+      if (zoned) zones.zones[m] = found.zones[0];
     }
   }
   // One form on every rank: the local matrix's zones are made from every rank's type-0 zones.
@@ -176,12 +183,7 @@ void LevelHierarchy::local_matrix_zones(int l, accel::StencilZones<double>& out)
   accel::BandedMatrix<double> proxy(level.matrix.macros, n);
   accel::expand_zones(type0, proxy);
   SharedNodes(*dm_, *comm_, kProxyLevel).make_local_matrices(proxy);
-  for (int m = 0; m < proxy.macros; ++m) {
-    const auto mask = boundary_node_mask(dm_->mesh, dm_->macros[m], n, dirichlet_parts_);
-    for (std::size_t r = 0; r < mask.size(); ++r)
-      if (mask[r])
-        for (int k = 0; k < accel::kBands; ++k) proxy.at(k, m, r) = k == accel::kCentre ? 1.0 : 0.0;
-  }
+  set_unit_rows(dirichlet_mask(n), proxy);
   accel::detect_stencil_zones(proxy, out);
   out.n = level.n;
 }
@@ -232,8 +234,13 @@ void LevelHierarchy::restore_edge_rows(const EdgeRows& saved, accel::BandedMatri
 void LevelHierarchy::finish_local_matrix(int l, accel::BandedMatrix<double>& A) const {
   const GlobalLevel& level = levels_[l];
   level.shared->make_local_matrices(A);
-  for (std::size_t r = 0; r < level.dirichlet.size(); ++r)
-    if (level.dirichlet[r])
+  set_unit_rows(level.dirichlet, A);
+}
+
+void LevelHierarchy::set_unit_rows(const std::vector<char>& dirichlet,
+                                   accel::BandedMatrix<double>& A) {
+  for (std::size_t r = 0; r < dirichlet.size(); ++r)
+    if (dirichlet[r])
       for (int k = 0; k < accel::kBands; ++k) A.band[k][r] = k == accel::kCentre ? 1.0 : 0.0;
 }
 

@@ -167,6 +167,11 @@ class LevelHierarchy {
   [[noreturn]] static void geometry_released(const char* who);
   /// A = the type-0 matrix of level l -> its local matrix, in place.
   void finish_local_matrix(int l, accel::BandedMatrix<double>& A) const;
+  /// The Dirichlet mask of this rank's macros on a grid of n x n nodes (grid order,
+  /// macro-major; 1 on the nodes of dirichlet_parts_).
+  std::vector<char> dirichlet_mask(int n) const;
+  /// The rows of A where dirichlet is 1 made unit rows, as in the local matrix (design.md §2).
+  static void set_unit_rows(const std::vector<char>& dirichlet, accel::BandedMatrix<double>& A);
   /// The rows of every macro's four edges (first and last grid line and column), all bands.
   struct EdgeRows {
     std::vector<std::size_t> rows;
