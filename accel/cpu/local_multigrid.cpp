@@ -56,12 +56,15 @@ void CpuLocalMultigrid<T>::setup_zoned(const std::vector<const BandedMatrix<doub
   if (!zones.empty() && zones.size() != levels.size())
     throw AccelError(std::string(kSetup) + ": " + std::to_string(zones.size()) + " zone sets for " +
                      std::to_string(levels.size()) + " levels");
-  // Built aside and moved in at the end, so a setup that throws leaves the solver as it was.
-  std::vector<Level> built = shaped_levels(levels, zones);
+  // Built aside and moved in at the end, so a setup that throws leaves the solver as it was: in
+  // lanes of its own, or in the shared ones, where it adds only the levels missing there.
+  std::shared_ptr<LaneSet> lanes = lanes_.use_count() > 1 ? lanes_ : std::make_shared<LaneSet>();
+  std::vector<Level> built = shaped_levels(levels, zones, *lanes);
   cpu::BatchedDenseLU<T> lu;
   load_numbers(levels, zones, built, lu, kSetup);
   macros_ = levels.front()->macros;
   levels_ = std::move(built);
+  lanes_ = std::move(lanes);
   coarse_lu_ = std::move(lu);
   initial_norms_.assign(macros_, 0.0);
   norms_.assign(macros_, 0.0);
@@ -84,26 +87,43 @@ void CpuLocalMultigrid<T>::update(const std::vector<const BandedMatrix<double>*>
 }
 
 template <class T>
-void CpuLocalMultigrid<T>::shape_lane(const Level& l, std::size_t k, Lane& v) {
-  v.b.assign(l.rows, T(0));
-  v.x.assign(l.rows, T(0));
-  if (k > 0) v.d.assign(l.rows, T(0));
+void CpuLocalMultigrid<T>::share_work(LocalSolver& finer) {
+  if (!levels_.empty())
+    throw AccelError(
+        "local multigrid: share_work() after setup(), whose levels use their own lanes");
+  if (auto* f = dynamic_cast<CpuLocalMultigrid<T>*>(&finer)) lanes_ = f->lanes_;
+}
+
+template <class T>
+void CpuLocalMultigrid<T>::shape_lane(std::size_t rows, std::size_t k, Lane& v) {
+  v.b.assign(rows, T(0));
+  v.x.assign(rows, T(0));
+  if (k > 0) v.d.assign(rows, T(0));
 }
 
 template <class T>
 auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                                         const std::vector<const StencilZones<double>*>& zones)
-    -> std::vector<Level> {
+                                         const std::vector<const StencilZones<double>*>& zones,
+                                         LaneSet& lanes) -> std::vector<Level> {
   std::vector<Level> built(levels.size());
+  if (lanes.size() < levels.size()) lanes.resize(levels.size());
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const BandedMatrix<double>& src = *levels[k];
     const StencilZones<double>* z = zones.empty() ? nullptr : zones[k];
     Level& l = built[k];
     l.n = src.n;
     l.rows = src.rows();
+    if (!lanes[k]) {
+      lanes[k] = std::make_unique<LanePair>();
+      shape_lane(l.rows, k, (*lanes[k])[0]);  // lane 1 waits for the first solve_pair
+    } else if ((*lanes[k])[0].x.size() != l.rows) {
+      throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + " has " +
+                       std::to_string(l.rows) + " rows, the work vectors shared with another " +
+                       "solver " + std::to_string((*lanes[k])[0].x.size()));
+    }
+    l.lanes = lanes[k].get();
     // Every row of a zoned macro is its zone's row: the zones say which are unit rows.
     l.dirichlet = z != nullptr && z->all() ? unit_rows(*z) : unit_rows(src);
-    shape_lane(l, k, l.lane[0]);                           // lane 1 waits for the first solve_pair
     l.A = BandedMatrix<T>::shape_only(src.macros, src.n);  // bands where load_numbers needs them
   }
   return built;
@@ -139,7 +159,8 @@ void CpuLocalMultigrid<T>::load_numbers(const std::vector<const BandedMatrix<dou
         l.smoother->update(l.A, l.zones);
       else
         l.smoother =
-            cpu::make_smoother(l.A, l.zones, {params_.smoother, params_.ordering, params_.omega()});
+            cpu::make_smoother(l.A, l.zones, {params_.smoother, params_.ordering, params_.omega()},
+                               l.lane(0).d.data());
     } catch (const AccelError& e) {
       throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
     }
@@ -151,11 +172,11 @@ template <class T>
 template <int Lanes>
 void CpuLocalMultigrid<T>::smooth(Level& l, int steps, cpu::SweepDirection direction,
                                   bool x_is_zero) {
-  Lane& v = l.lane[0];
+  Lane& v = l.lane(0);
   if constexpr (Lanes == 1) {
     l.smoother->smooth(l.A, v.b.data(), v.x.data(), steps, direction, x_is_zero);
   } else {
-    Lane& w = l.lane[1];
+    Lane& w = l.lane(1);
     l.smoother->smooth_pair(l.A, v.b.data(), v.x.data(), w.b.data(), w.x.data(), steps, direction,
                             x_is_zero);
   }
@@ -166,7 +187,7 @@ template <int Lanes>
 void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   static_assert(Lanes == 1 || Lanes == 2);
   Level& l = levels_[k];
-  auto& v = l.lane;
+  LanePair& v = *l.lanes;
   if (k == 0) {
     if constexpr (Lanes == 1)
       coarse_lu_.solve(v[0].b.data(), v[0].x.data());
@@ -189,12 +210,12 @@ void CpuLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
   Level& c = levels_[k - 1];
   for (int q = 0; q < Lanes; ++q) {
     for (std::size_t r : l.dirichlet) v[q].d[r] = T(0);
-    cpu::restrict_transpose(macros_, c.n, v[q].d.data(), c.lane[q].b.data());
-    for (std::size_t r : c.dirichlet) c.lane[q].b[r] = T(0);
+    cpu::restrict_transpose(macros_, c.n, v[q].d.data(), c.lane(q).b.data());
+    for (std::size_t r : c.dirichlet) c.lane(q).b[r] = T(0);
   }
   vcycle<Lanes>(k - 1, true);
   for (int q = 0; q < Lanes; ++q)
-    cpu::prolongate_add(macros_, c.n, c.lane[q].x.data(), v[q].x.data());
+    cpu::prolongate_add(macros_, c.n, c.lane(q).x.data(), v[q].x.data());
   smooth<Lanes>(l, params_.post_smooth, cpu::SweepDirection::backward, false);
 }
 
@@ -206,7 +227,7 @@ void CpuLocalMultigrid<T>::finest_defect_norms() {
     std::fill(norms_.begin(), norms_.end(), 0.0);
     return;
   }
-  Lane& v = f.lane[0];
+  Lane& v = f.lane(0);
   cpu::defect(f.A, f.zones, v.b.data(), v.x.data(), v.d.data());
   macro_norms(v.d.data(), f.rows / macros_, norms_);
 }
@@ -215,11 +236,11 @@ template <class T>
 void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
   if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
   Level& f = levels_.back();
-  load_defect<T>(defect, f.lane[0]);
+  load_defect<T>(defect, f.lane(0));
   const int finest = static_cast<int>(levels_.size()) - 1;
   const bool measure = params_.digits > 0.0;
   const double target = std::pow(10.0, -params_.digits);
-  if (measure) macro_norms(f.lane[0].b.data(), f.rows / macros_, initial_norms_);
+  if (measure) macro_norms(f.lane(0).b.data(), f.rows / macros_, initial_norms_);
   stats_ = {};
   for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) {
     vcycle<1>(finest, cycle == 1);
@@ -237,7 +258,7 @@ void CpuLocalMultigrid<T>::solve(const double* defect, double* correction) {
     stats_.worst_reduction = worst;
     if (done) break;
   }
-  store_correction(f.lane[0], correction);
+  store_correction(f.lane(0), correction);
 }
 
 template <class T>
@@ -249,16 +270,16 @@ void CpuLocalMultigrid<T>::solve_pair(const double* d0, const double* d1, double
   }
   if (levels_.empty()) throw AccelError("local multigrid: solve() called before setup()");
   Level& f = levels_.back();
-  if (f.lane[1].b.empty())
-    for (std::size_t k = 0; k < levels_.size(); ++k) shape_lane(levels_[k], k, levels_[k].lane[1]);
-  load_defect<T>(d0, f.lane[0]);
-  load_defect<T>(d1, f.lane[1]);
+  for (std::size_t k = 0; k < levels_.size(); ++k)
+    if (levels_[k].lane(1).b.empty()) shape_lane(levels_[k].rows, k, levels_[k].lane(1));
+  load_defect<T>(d0, f.lane(0));
+  load_defect<T>(d1, f.lane(1));
   const int finest = static_cast<int>(levels_.size()) - 1;
   for (int cycle = 1; cycle <= params_.max_cycles; ++cycle) vcycle<2>(finest, cycle == 1);
   stats_ = {};
   stats_.cycles = params_.max_cycles;
-  store_correction(f.lane[0], c0);
-  store_correction(f.lane[1], c1);
+  store_correction(f.lane(0), c0);
+  store_correction(f.lane(1), c1);
 }
 
 template <class T>

@@ -39,6 +39,9 @@ class CpuLocalMultigrid final : public LocalSolver {
                    const std::vector<const StencilZones<double>*>& zones) override;
   bool sweeps_from_zones_alone() const override { return cpu::sweeps_from_zones(params_.smoother); }
   bool solves_in_place() const override { return true; }
+  /// Takes the lanes of `finer` (a CpuLocalMultigrid<T>) for its levels. Throws AccelError after
+  /// setup(): its levels hold this solver's lanes by address.
+  void share_work(LocalSolver& finer) override;
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   /// The two V-cycles side by side, one pass over each level's matrix and smoother factors for
@@ -61,8 +64,12 @@ class CpuLocalMultigrid final : public LocalSolver {
   struct Lane {
     StaggeredVector<T> b;  ///< right-hand side of this level's cycle
     StaggeredVector<T> x;  ///< iterate
-    StaggeredVector<T> d;  ///< defect
+    StaggeredVector<T> d;  ///< defect; Jacobi's second iterate while it smooths (free then)
   };
+  using LanePair = std::array<Lane, 2>;
+  /// The lanes of every level, coarsest first, shared by the solvers of share_work: each level's
+  /// made by the first solver that needs it, and held by address, so that it never moves.
+  using LaneSet = std::vector<std::unique_ptr<LanePair>>;
   struct Level {
     /// shape_only on the coarsest level (it has the LU) and where the smoother sweeps every
     /// macro from its zones
@@ -70,17 +77,20 @@ class CpuLocalMultigrid final : public LocalSolver {
     StencilZones<T> zones;                       ///< of A: its constant-stencil macros
     std::unique_ptr<cpu::Smoother<T>> smoother;  ///< null on the coarsest level
     std::vector<std::size_t> dirichlet;          ///< unit rows
-    std::array<Lane, 2> lane;
+    LanePair* lanes = nullptr;                   ///< in lanes_
+    Lane& lane(int q) { return (*lanes)[q]; }
     int n = 0;
     std::size_t rows = 0;
   };
 
-  /// Zeroed vectors of level k's size (no defect on the coarsest level, which has the LU).
-  static void shape_lane(const Level& l, std::size_t k, Lane& v);
-  /// The levels of setup() with their storage made (vectors, Dirichlet rows: from zones[k] where
-  /// it is given and every macro is zoned), no numbers yet.
+  /// Zeroed vectors of `rows` values for level k (no defect on the coarsest level, which has the
+  /// LU).
+  static void shape_lane(std::size_t rows, std::size_t k, Lane& v);
+  /// The levels of setup() with their storage made (Dirichlet rows: from zones[k] where it is
+  /// given and every macro is zoned; lane 0 in `lanes`, where missing), no numbers yet.
   static std::vector<Level> shaped_levels(const std::vector<const BandedMatrix<double>*>& levels,
-                                          const std::vector<const StencilZones<double>*>& zones);
+                                          const std::vector<const StencilZones<double>*>& zones,
+                                          LaneSet& lanes);
   /// The numbers of setup() and update(): the zones (zones[k], or detected where it is empty or
   /// null), the matrices converted into `into` where the smoother reads bands, the smoothers
   /// made or refreshed, the coarsest level factorised into lu. Messages start with `who`.
@@ -97,6 +107,7 @@ class CpuLocalMultigrid final : public LocalSolver {
   void finest_defect_norms();
 
   LocalSolverParams params_;
+  std::shared_ptr<LaneSet> lanes_ = std::make_shared<LaneSet>();
   std::vector<Level> levels_;
   cpu::BatchedDenseLU<T> coarse_lu_;
   /// load_numbers' zones of a level's double matrix, kept so that an update allocates nothing.

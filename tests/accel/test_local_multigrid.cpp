@@ -249,6 +249,75 @@ TEST_P(Precisions, SolvesInPlaceAsIntoAnotherArray) {
   }
 }
 
+TEST_P(Precisions, SolversSharingTheirWorkSolveAsAlone) {
+  // The local solvers of two global levels in one set of vectors (share_work): the finer one on
+  // levels 1..5, the coarser on 1..4 with other matrices. Their solves, alternated, alone and in
+  // pairs (lane 1 first shaped by the coarser one), are bitwise those of solvers of their own;
+  // nothing a solve leaves in the vectors may reach the other's next solve.
+  const std::vector<MacroSpec> fine_specs = {{1.0, kSouthDirichlet}, {2.0, kAllDirichlet}};
+  const std::vector<MacroSpec> coarse_specs = {{3.0, kAllDirichlet}, {0.5, kSouthDirichlet}};
+  const Hierarchy hf = testing::galerkin_hierarchy(1, 5, fine_specs);
+  const Hierarchy hc = testing::galerkin_hierarchy(1, 4, coarse_specs);
+  const auto df0 = testing::random_defect(hf.finest(), fine_specs, 5);
+  const auto df1 = testing::random_defect(hf.finest(), fine_specs, 6);
+  const auto dc0 = testing::random_defect(hc.finest(), coarse_specs, 7);
+  const auto dc1 = testing::random_defect(hc.finest(), coarse_specs, 8);
+  for (SmootherType smoother : {SmootherType::jacobi, SmootherType::aditrigs, SmootherType::gs}) {
+    LocalSolverParams p = params(GetParam(), 2);
+    p.smoother = smoother;
+    p.pre_smooth = 3;  // odd: Jacobi's last sweep reads its second iterate, the lent defect
+    p.post_smooth = 1;
+    p.damping = smoother == SmootherType::gs ? 1.0 : 0.7;
+    auto fine = solver_for(hf, p), alone = solver_for(hc, p);
+    auto coarse = make_local_solver(p);
+    coarse->share_work(*fine);
+    coarse->setup(hc.levels());
+    std::vector<double> a0(df0.size()), a1(df0.size()), b1(df0.size());
+    std::vector<double> c0(dc0.size()), c1(dc0.size()), e0(dc0.size()), e1(dc0.size());
+    const auto name = to_string(smoother);
+    coarse->solve_pair(dc0.data(), dc1.data(), c0.data(), c1.data());
+    alone->solve_pair(dc0.data(), dc1.data(), e0.data(), e1.data());
+    EXPECT_EQ(c0, e0) << name;
+    EXPECT_EQ(c1, e1) << name;
+    fine->solve_pair(df0.data(), df1.data(), a0.data(), a1.data());
+    coarse->solve(dc1.data(), c1.data());
+    alone->solve(dc1.data(), e1.data());
+    EXPECT_EQ(c1, e1) << name;
+    fine->solve(df1.data(), b1.data());
+    auto fine_alone = solver_for(hf, p);
+    std::vector<double> f0(df0.size()), f1(df0.size());
+    fine_alone->solve_pair(df0.data(), df1.data(), f0.data(), f1.data());
+    EXPECT_EQ(a0, f0) << name;
+    EXPECT_EQ(a1, f1) << name;
+    fine_alone->solve(df1.data(), f1.data());
+    EXPECT_EQ(b1, f1) << name;
+    EXPECT_NE(a1, std::vector<double>(a1.size(), 0.0)) << name;
+  }
+}
+
+TEST(LocalMultigrid, SharedWorkRefusesOtherSizesAndALateShare) {
+  // A solver on other macros cannot take the vectors it shares (which shows that it does share
+  // them), and a solver already set up keeps its own.
+  const Hierarchy two =
+      testing::galerkin_hierarchy(1, 4, {{1.0, kAllDirichlet}, {1.0, kAllDirichlet}});
+  const Hierarchy one = testing::galerkin_hierarchy(1, 3, {{1.0, kAllDirichlet}});
+  const LocalSolverParams p = params(Precision::float32);
+  auto fine = solver_for(two, p);
+  auto coarse = make_local_solver(p);
+  coarse->share_work(*fine);
+  try {
+    coarse->setup(one.levels());
+    ADD_FAILURE() << "setup on other sizes than the shared vectors' did not throw";
+  } catch (const AccelError& e) {
+    EXPECT_THAT_KEY(e.what(), "shared");
+  }
+  auto late = solver_for(one, p);
+  EXPECT_THROW(late->share_work(*fine), AccelError);
+  // Another precision shares nothing: its set-up makes its own vectors.
+  auto other = make_local_solver(params(Precision::float64));
+  other->share_work(*fine);
+  EXPECT_NO_THROW(other->setup(one.levels()));
+}
 TEST_P(Precisions, ZeroDefectGivesZeroCorrection) {
   const std::vector<MacroSpec> specs = {{1.0, kSouthDirichlet}, {2.0, kAllDirichlet}};
   const Hierarchy h = testing::galerkin_hierarchy(1, 4, specs);

@@ -52,6 +52,8 @@ GlobalMultigrid::GlobalMultigrid(const LevelHierarchy& hierarchy,
     const accel::LocalSolverParams local = local_params(l);
     damping_[l] = params_.damping.value_or(schwarz_damping(local.smoother));
     local_[l] = accel::make_local_solver(local);
+    // The levels' local solves run one at a time: one set of work vectors serves them all.
+    if (l < finest) local_[l]->share_work(*local_[finest]);
     set_up_local(l, releasing);
     // Their storage is for update(); dropped here, later allocations reuse its pages.
     if (!params_.updatable) local_levels_[l].reset();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "solvers/solver_error.hpp"
 
@@ -27,17 +28,20 @@ void breakdown(const char* solver, int iteration, const char* quantity, double v
                     ": " + quantity + " = " + format(value));
 }
 
-KrylovResult cg(const LinearOperator& A, Preconditioner& M, const LevelVector& b, LevelVector& x,
+/// CG with b in r on entry: the residual overwrites it.
+KrylovResult cg(const LinearOperator& A, Preconditioner& M, LevelVector r, LevelVector& x,
                 const KrylovParams& params) {
   KrylovResult result;
   ConvergenceMonitor monitor("CG", params, result);
   const std::size_t n = A.size();
   // z = M r and q = A p share one vector: q is last read by the update of r, z first written
-  // after it (8 bytes per unknown less to touch).
-  LevelVector r(n), p(n), zq(n);
+  // after it (8 bytes per unknown less to touch). Before that it takes A x0.
+  LevelVector p(n), zq(n);
   LevelVector& z = zq;
   LevelVector& q = zq;
-  residual(A, b, x, r);
+  A.apply(x, zq);
+  for (std::size_t i = 0; i < n; ++i) r[i] = r[i] - zq[i];
+  A.filter(r);
   if (monitor.check(0, std::sqrt(A.dot(r, r)))) return result;
   M.apply(r, z);
   double rz = A.filter_dot(z, r);
@@ -234,12 +238,18 @@ KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Precondi
                           KrylovWorkspace& workspace) {
   switch (method) {
     case KrylovMethod::cg:
-      return cg(A, M, b, x, params);
+      return cg(A, M, LevelVector(b), x, params);
     case KrylovMethod::bicgstab:
       return bicgstab(A, M, b, x, params);
     default:
       return fgmres(A, M, b, x, params, workspace);
   }
+}
+
+KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
+                          LevelVector&& b, LevelVector& x, const KrylovParams& params) {
+  if (method == KrylovMethod::cg) return cg(A, M, std::move(b), x, params);
+  return solve_krylov(method, A, M, std::as_const(b), x, params);
 }
 
 KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,

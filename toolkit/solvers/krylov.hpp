@@ -45,6 +45,10 @@ struct KrylovWorkspace {
 /// Solves A x = b from the initial guess in x (which must carry the Dirichlet values).
 KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
                           const LevelVector& b, LevelVector& x, const KrylovParams& params);
+/// The same with b given up: CG keeps its residual in b's storage (8 bytes per unknown less to
+/// touch), the others read b as above. b is left empty or with unspecified values.
+KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
+                          LevelVector&& b, LevelVector& x, const KrylovParams& params);
 /// The same, FGMRES working in `workspace` (CG and BiCGStab allocate their few vectors).
 KrylovResult solve_krylov(KrylovMethod method, const LinearOperator& A, Preconditioner& M,
                           const LevelVector& b, LevelVector& x, const KrylovParams& params,

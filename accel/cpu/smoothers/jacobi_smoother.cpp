@@ -10,8 +10,11 @@ namespace quilt::accel::cpu {
 
 template <class T>
 JacobiSmoother<T>::JacobiSmoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
-                                  double damping)
-    : Smoother<T>(A, true), omega_(static_cast<T>(damping)), scratch_(A.rows()) {
+                                  double damping, T* scratch)
+    : Smoother<T>(A, true),
+      omega_(static_cast<T>(damping)),
+      own_scratch_(scratch == nullptr ? A.rows() : 0),
+      scratch_(scratch == nullptr ? own_scratch_.data() : scratch) {
   refresh(A, zones);
 }
 
@@ -33,7 +36,7 @@ void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int s
   }
   // Sweeps alternate between x and the scratch iterate so that the last one writes x: with an
   // odd count the first sweep reads a copy. From x = 0 the first sweep is omega D^{-1} b.
-  T* into[2] = {x, scratch_.data()};
+  T* into[2] = {x, scratch_};
   int target = (steps - 1) % 2;  // the buffer the first sweep writes
   int s = 0;
   if (x_is_zero) {
@@ -41,7 +44,7 @@ void JacobiSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int s
     target = 1 - target;
     s = 1;
   } else if (target == 0) {
-    std::copy(x, x + A.rows(), scratch_.data());
+    std::copy(x, x + A.rows(), scratch_);
   }
   for (; s < steps; ++s) {
     jacobi_sweep(A, zones_, omega_, b, into[1 - target], into[target]);

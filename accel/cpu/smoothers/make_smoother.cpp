@@ -16,13 +16,13 @@ std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const Smoot
 
 template <class T>
 std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
-                                           const SmootherParams& p) {
+                                           const SmootherParams& p, T* scratch) {
   if (p.order == SweepOrder::colour && !has_colour_order(p.type))
     throw AccelError("solver.local.ordering=colour: the " + to_string(p.type) +
                      " smoother has no colour variant");
   switch (p.type) {
     case SmootherType::jacobi:
-      return std::make_unique<JacobiSmoother<T>>(A, zones, p.damping);
+      return std::make_unique<JacobiSmoother<T>>(A, zones, p.damping, scratch);
     case SmootherType::gs:
     case SmootherType::sor:
       return std::make_unique<GaussSeidelSmoother<T>>(A, p.damping, p.order, false);
@@ -47,9 +47,9 @@ template std::unique_ptr<Smoother<double>> make_smoother(const BandedMatrix<doub
                                                          const SmootherParams&);
 template std::unique_ptr<Smoother<float>> make_smoother(const BandedMatrix<float>&,
                                                         const StencilZones<float>&,
-                                                        const SmootherParams&);
+                                                        const SmootherParams&, float*);
 template std::unique_ptr<Smoother<double>> make_smoother(const BandedMatrix<double>&,
                                                          const StencilZones<double>&,
-                                                         const SmootherParams&);
+                                                         const SmootherParams&, double*);
 
 }  // namespace quilt::accel::cpu

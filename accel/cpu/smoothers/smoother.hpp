@@ -92,10 +92,12 @@ class Smoother {
 template <class T>
 std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const SmootherParams& params);
 /// make_smoother with A's zones given (see Smoother::update): no detection. A may be shape_only
-/// for Jacobi when every macro is zoned.
+/// for Jacobi when every macro is zoned. scratch: A.rows() values of the caller's that no one
+/// else reads or writes while the smoother sweeps, which a smoother that needs a whole vector of
+/// scratch (Jacobi's second iterate) takes instead of its own; null: none lent.
 template <class T>
 std::unique_ptr<Smoother<T>> make_smoother(const BandedMatrix<T>& A, const StencilZones<T>& zones,
-                                           const SmootherParams& params);
+                                           const SmootherParams& params, T* scratch = nullptr);
 
 /// Whether the smoother of `type` sweeps a batch of zoned macros from the zones alone (Jacobi).
 constexpr bool sweeps_from_zones(SmootherType type) {
