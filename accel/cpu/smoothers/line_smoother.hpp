@@ -39,7 +39,11 @@
 // kernel tables on a host with a 512 KiB L2 (up to 1.5 times), ADI-TRIGS no faster; on a host
 // with a 1 MiB L2 they were 1.12-1.17 times slower: kept at 8 (docs/benchmarks.md, 2026-11-29).
 // On an AVX-512 host with a 1 MiB L2, 8 lines beat 4, 16, 32 and 64, and prefetching the next
-// strip's pieces during the relaxation made the sweep slower (2026-12-02).
+// strip's pieces during the relaxation made the sweep slower (2026-12-02). There (n = 1025, 10
+// macros, double) the sweep is the sum of its relaxation alone and its moves alone: 3.65 =
+// 2.61 + 1.04 ns per node; the relaxation alone costs 1.65 ns per node in L2, as an x-line sweep
+// does: its recurrences' arithmetic, not the moves, is most of what stands between the sweep and
+// the triad (docs/benchmarks.md, 2026-12-02 10:20 UTC).
 
 #include <vector>
 
