@@ -165,29 +165,26 @@ void LineSmoother<T>::relax_line(const LineSystem& sys, const Line& line, bool p
 }
 
 template <class T>
-void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse) {
+void LineSmoother<T>::sweep_x(const BandedMatrix<T>& A, int m, const T* b, T* x, bool reverse) {
   const LineSystem sys{&A, x_inv_pivot_.data(), x_upper_.data()};
   const int n = A.n;
   const T* ghost = ghost_.data() + 1;
   const bool prefetch = streams_from_memory(A);
-  for (int m = 0; m < A.macros; ++m) {
-    const std::size_t base = static_cast<std::size_t>(m) * A.rows_per_macro();
-    const auto relax = [&](int line) {
-      const std::size_t first = base + static_cast<std::size_t>(line) * n;
-      relax_line(
-          sys,
-          {base + static_cast<std::size_t>(source_line(m, line, n)) * n, b + first,
-           line > 0 ? x + first - n : ghost, x + first, line < n - 1 ? x + first + n : ghost},
-          prefetch);
-    };
-    if (order_ == SweepOrder::lexicographic) {
-      for (int l = 0; l < n; ++l) relax(reverse ? n - 1 - l : l);
-      continue;
-    }
-    // Zebra: even lines, then odd lines; reversed backward.
-    for (int c = 0; c < 2; ++c)
-      for (int l = reverse ? 1 - c : c; l < n; l += 2) relax(l);
+  const std::size_t base = static_cast<std::size_t>(m) * A.rows_per_macro();
+  const auto relax = [&](int line) {
+    const std::size_t first = base + static_cast<std::size_t>(line) * n;
+    relax_line(sys,
+               {base + static_cast<std::size_t>(source_line(m, line, n)) * n, b + first,
+                line > 0 ? x + first - n : ghost, x + first, line < n - 1 ? x + first + n : ghost},
+               prefetch);
+  };
+  if (order_ == SweepOrder::lexicographic) {
+    for (int l = 0; l < n; ++l) relax(reverse ? n - 1 - l : l);
+    return;
   }
+  // Zebra: even lines, then odd lines; reversed backward.
+  for (int c = 0; c < 2; ++c)
+    for (int l = reverse ? 1 - c : c; l < n; l += 2) relax(l);
 }
 
 template <class T>
@@ -249,44 +246,42 @@ void LineSmoother<T>::scatter_strip(int m, int s, int set, T* x) {
 }
 
 template <class T>
-void LineSmoother<T>::sweep_y(const T* b, T* x, bool reverse) {
+void LineSmoother<T>::sweep_y(int m, const T* b, T* x, bool reverse) {
   const int n = yt_.n;
   const int strips = (n + kStrip - 1) / kStrip;
   // Macro by macro. Groups of 4 macros' strips moved and relaxed together were 1.2-1.4 times
   // faster with float bands or zones while the lines' recurrences ran node by node, their
   // chains overlapping (n = 1025, 16 macros, 2026-11-27); with the recurrences solved a block at
   // a time one macro is 1.03-1.07 times faster than 4, bands and zones alike (2026-11-28).
-  for (int m = 0; m < yt_.macros; ++m) {
-    if (order_ == SweepOrder::lexicographic) {
-      // The buffer sets alternate, so that the neighbour line on the side already relaxed is
-      // copied from the previous strip's buffer rather than read back from x, one value per row.
-      for (int k = 0; k < strips; ++k) {
-        const int s = reverse ? strips - 1 - k : k;
-        const int set = k % 2, previous = k > 0 ? 1 - set : -1;
-        gather_strip(m, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
-        relax_strip_lines(m, s, set, -1, reverse);
-        scatter_strip(m, s, set, x);
-      }
-      continue;
+  if (order_ == SweepOrder::lexicographic) {
+    // The buffer sets alternate, so that the neighbour line on the side already relaxed is
+    // copied from the previous strip's buffer rather than read back from x, one value per row.
+    for (int k = 0; k < strips; ++k) {
+      const int s = reverse ? strips - 1 - k : k;
+      const int set = k % 2, previous = k > 0 ? 1 - set : -1;
+      gather_strip(m, s, set, reverse ? -1 : previous, reverse ? previous : -1, b, x);
+      relax_strip_lines(m, s, set, -1, reverse);
+      scatter_strip(m, s, set, x);
     }
-    // Zebra: the first colour's lines, then the second's (swapped backward); lines of one colour
-    // are not coupled, so their order is free. One pass over the strips, the second colour one
-    // strip behind the first: a strip is moved in and out once, not once per colour. Its two
-    // sets of buffers alternate; what a strip reads of its neighbours comes from their buffers
-    // where they are newer than x.
-    const int first = reverse ? 1 : 0;
-    for (int s = 0; s <= strips; ++s) {
-      if (s < strips) {
-        gather_strip(m, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
-        relax_strip_lines(m, s, s % 2, first, false);
-      }
-      if (s == 0) continue;
-      const int behind = (s - 1) % 2;
-      if (s < strips)  // strip s's first line, relaxed just now, is strip s - 1's north neighbour
-        std::copy_n(x_strip(s % 2) + ld_, n, x_strip(behind) + (kStrip + 1) * ld_);
-      relax_strip_lines(m, s - 1, behind, 1 - first, false);
-      scatter_strip(m, s - 1, behind, x);
+    return;
+  }
+  // Zebra: the first colour's lines, then the second's (swapped backward); lines of one colour
+  // are not coupled, so their order is free. One pass over the strips, the second colour one
+  // strip behind the first: a strip is moved in and out once, not once per colour. Its two
+  // sets of buffers alternate; what a strip reads of its neighbours comes from their buffers
+  // where they are newer than x.
+  const int first = reverse ? 1 : 0;
+  for (int s = 0; s <= strips; ++s) {
+    if (s < strips) {
+      gather_strip(m, s, s % 2, s > 0 ? (s - 1) % 2 : -1, -1, b, x);
+      relax_strip_lines(m, s, s % 2, first, false);
     }
+    if (s == 0) continue;
+    const int behind = (s - 1) % 2;
+    if (s < strips)  // strip s's first line, relaxed just now, is strip s - 1's north neighbour
+      std::copy_n(x_strip(s % 2) + ld_, n, x_strip(behind) + (kStrip + 1) * ld_);
+    relax_strip_lines(m, s - 1, behind, 1 - first, false);
+    scatter_strip(m, s - 1, behind, x);
   }
 }
 
@@ -295,27 +290,34 @@ void LineSmoother<T>::smooth(const BandedMatrix<T>& A, const T* b, T* x, int ste
                              SweepDirection direction, bool x_is_zero) {
   if (x_is_zero) std::fill(x, x + A.rows(), T(0));
   const bool reverse = direction == SweepDirection::backward;
-  for (int s = 0; s < steps; ++s) {
-    switch (directions_) {
-      case LineDirections::x:
-        sweep_x(A, b, x, reverse);
-        break;
-      case LineDirections::y:
-        sweep_y(b, x, reverse);
-        break;
-      case LineDirections::alternating:
-        // Forward: x-lines, then y-lines; backward is its adjoint: y-lines, then x-lines, each
-        // reversed.
-        if (!reverse) {
-          sweep_x(A, b, x, false);
-          sweep_y(b, x, false);
-        } else {
-          sweep_y(b, x, true);
-          sweep_x(A, b, x, true);
-        }
-        break;
+  // Macro by macro, all sweeps of one macro before the next: the macros of a batch are not
+  // coupled, so this computes what sweeping every macro per step does, and a macro's x and b
+  // are still in the last-level cache when its y-lines gather them after its x-lines. ADI-TRIGS,
+  // against every step over all macros: one sweep 1.06 / 1.11 times faster at n = 257 (double /
+  // float), 1.0 / 1.05 at n = 513, no faster at n = 1025, whose macro does not fit; a local
+  // V(2,2) cycle 1.11-1.23 times faster at levels 7-9 (docs/benchmarks.md, 2026-12-02 10:20 UTC).
+  for (int m = 0; m < A.macros; ++m)
+    for (int s = 0; s < steps; ++s) {
+      switch (directions_) {
+        case LineDirections::x:
+          sweep_x(A, m, b, x, reverse);
+          break;
+        case LineDirections::y:
+          sweep_y(m, b, x, reverse);
+          break;
+        case LineDirections::alternating:
+          // Forward: x-lines, then y-lines; backward is its adjoint: y-lines, then x-lines, each
+          // reversed.
+          if (!reverse) {
+            sweep_x(A, m, b, x, false);
+            sweep_y(m, b, x, false);
+          } else {
+            sweep_y(m, b, x, true);
+            sweep_x(A, m, b, x, true);
+          }
+          break;
+      }
     }
-  }
 }
 
 template class LineSmoother<float>;

@@ -91,10 +91,11 @@ class LineSmoother final : public Smoother<T> {
   /// Lines that a zoned macro's sweeps do not read (its middle zone's but the first) are skipped.
   static void factorise(const BandedMatrix<T>& C, const StencilZones<T>& zones, T* inv_pivot,
                         T* upper, bool transposed);
-  /// One sweep over all x-lines of A.
-  void sweep_x(const BandedMatrix<T>& A, const T* b, T* x, bool reverse);
-  /// One sweep over all y-lines of A (x-lines of A'), x and b moved through the strip buffers.
-  void sweep_y(const T* b, T* x, bool reverse);
+  /// One sweep over all x-lines of macro m of A.
+  void sweep_x(const BandedMatrix<T>& A, int m, const T* b, T* x, bool reverse);
+  /// One sweep over all y-lines of macro m of A (x-lines of A'), x and b moved through the strip
+  /// buffers.
+  void sweep_y(int m, const T* b, T* x, bool reverse);
   /// Strip s of macro m's y-lines (lines s kStrip .. s kStrip + kStrip - 1, fewer in the last)
   /// into strip buffer set `set`: x with the neighbouring line on either side; the south
   /// neighbour from buffer set south_set, the north one from buffer set north_set, where that
