@@ -118,8 +118,8 @@ auto CpuLocalMultigrid<T>::shaped_levels(const std::vector<const BandedMatrix<do
       shape_lane(l.rows, k, (*lanes[k])[0]);  // lane 1 waits for the first solve_pair
     } else if ((*lanes[k])[0].x.size() != l.rows) {
       throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + " has " +
-                       std::to_string(l.rows) + " rows, the work vectors shared with another " +
-                       "solver " + std::to_string((*lanes[k])[0].x.size()));
+                       std::to_string(l.rows) + " rows, but the work vectors shared with a " +
+                       "finer solver (share_work) have " + std::to_string((*lanes[k])[0].x.size()));
     }
     l.lanes = lanes[k].get();
     // Every row of a zoned macro is its zone's row: the zones say which are unit rows.
