@@ -103,14 +103,14 @@ class LocalSolver {
     solve(d0, c0);
     solve(d1, c1);
   }
-  /// Lets this solver work in the vectors of `finer`, a solver of the same target and precision,
-  /// already set up, for the same macros from the same coarsest level up to a finer level than
-  /// this one's finest: the local solvers of a global multigrid's levels, which run one at a time
-  /// and carry no values in their vectors from one solve to the next. One set of work vectors then
-  /// serves them all (the cpu target: 16 bytes per node of float a level, for every global level
-  /// but the finest). Before setup(); setup() then throws AccelError where a level's size differs
-  /// from the shared vectors'. This default (the cuda target) and a solver of another kind or
-  /// precision share nothing.
+  /// Lets this solver work in the vectors of `finer`, a solver of the same target and precision
+  /// for the same macros from the same coarsest level up to a finer level than this one's
+  /// finest: the local solvers of a global multigrid's levels, which run one at a time and carry
+  /// no values in their vectors from one solve to the next. One set of work vectors then serves
+  /// them all (the cpu target: b, x and d, 12 bytes per node of float on each local level, for
+  /// every global level but the finest). Before setup(); setup() then throws AccelError where a
+  /// level's size differs from the shared vectors'. This default (the cuda target) and a solver of
+  /// another kind or precision share nothing.
   virtual void share_work(LocalSolver& finer) { (void)finer; }
 
   /// Whether solve() and solve_pair() take each correction in the array of its own defect
