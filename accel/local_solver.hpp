@@ -107,10 +107,11 @@ class LocalSolver {
   /// for the same macros from the same coarsest level up to a finer level than this one's
   /// finest: the local solvers of a global multigrid's levels, which run one at a time and carry
   /// no values in their vectors from one solve to the next. One set of work vectors then serves
-  /// them all (the cpu target: b, x and d, 12 bytes per node of float on each local level, for
-  /// every global level but the finest). Before setup(); setup() then throws AccelError where a
-  /// level's size differs from the shared vectors'. This default (the cuda target) and a solver of
-  /// another kind or precision share nothing.
+  /// them all, for every global level but the finest (on each local level the cpu target's b, x
+  /// and d, 12 bytes per node of float; the cuda target's b and two iterates, and b and x
+  /// grid-transposed for the y-line smoothers, in device memory). Before setup(); setup() then
+  /// throws AccelError where a level's size differs from the shared vectors'. A solver of another
+  /// target, precision or device shares nothing, nor does this default.
   virtual void share_work(LocalSolver& finer) { (void)finer; }
 
   /// Whether solve() and solve_pair() take each correction in the array of its own defect

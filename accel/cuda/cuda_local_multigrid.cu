@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -78,6 +79,21 @@ DeviceBands<T> bands_in(const DeviceBuffer<T>& storage, std::size_t rows) {
   return v;
 }
 
+/// The vectors of one level's cycle. They carry nothing from one solve to the next, so the
+/// solvers of share_work (the local solvers of a global multigrid's levels, which run one at a
+/// time, each solve ending with its stream synchronised) use one set. Each buffer is made by the
+/// first solver that needs it and never made again: the cycle graphs name it.
+template <class T>
+struct LevelWork {
+  DeviceBuffer<T> b;       ///< right-hand side of this level's cycle
+  DeviceBuffer<T> x[2];    ///< iterate; Jacobi writes the other buffer (x[1] on levels k >= 1)
+  DeviceBuffer<T> bt, xt;  ///< b and x grid-transposed (y-line smoothers, levels k >= 1)
+};
+
+/// The work of every level, coarsest first, held by address so that it never moves.
+template <class T>
+using WorkSet = std::vector<std::unique_ptr<LevelWork<T>>>;
+
 /// Device-resident state of one level of the batch.
 template <class T>
 struct DeviceLevel {
@@ -86,15 +102,13 @@ struct DeviceLevel {
   DeviceBuffer<T> invdiag;                ///< 1 / A(r, r), formed in double; empty on level 0
   DeviceBuffer<unsigned char> dirichlet;  ///< 1 at unit rows
   std::vector<std::size_t> unit_rows;     ///< the same rows, on the host for update()'s check
-  DeviceBuffer<T> b;                      ///< right-hand side of this level's cycle
-  DeviceBuffer<T> x[2];                   ///< iterate; Jacobi writes the other buffer
+  LevelWork<T>* work = nullptr;           ///< in the solver's work set
   int current = 0;                        ///< which x holds the iterate
-  // Line smoothers only (k >= 1): the grid transpose A' whose x-lines are A's y-lines, with b
-  // and x transposed (the device solves each line from its bands: no factors); on the host the
-  // converted matrix and A', and room for the Thomas factors of one of them, which are formed
-  // only to refuse the singular lines that the cpu target refuses, with its message.
+  // Line smoothers only (k >= 1): the grid transpose A' whose x-lines are A's y-lines (the
+  // device solves each line from its bands: no factors; b and x transposed are in work); on the
+  // host the converted matrix and A', and room for the Thomas factors of one of them, which are
+  // formed only to refuse the singular lines that the cpu target refuses, with its message.
   DeviceBuffer<T> transposed;
-  DeviceBuffer<T> bt, xt;
   BandedMatrix<T> host;
   BandedMatrix<T> host_transposed;
   std::vector<T> host_factors;
@@ -121,8 +135,11 @@ struct DeviceLevel {
       v.band[k] = bands.get() + static_cast<std::size_t>(k) * shape.rows;
     return v;
   }
-  T* iterate() { return x[current].get(); }
-  T* spare() { return x[1 - current].get(); }
+  T* b() { return work->b.get(); }
+  T* iterate() { return work->x[current].get(); }
+  T* spare() { return work->x[1 - current].get(); }
+  T* bt() { return work->bt.get(); }
+  T* xt() { return work->xt.get(); }
 };
 
 template <class T>
@@ -136,6 +153,9 @@ class CudaLocalMultigrid final : public LocalSolver {
   void update(const std::vector<const BandedMatrix<double>*>& levels) override;
   void solve(const double* defect, double* correction) override;
   void pin_io(const double* defect, double* correction, std::size_t size) override;
+  /// Takes the work vectors of `finer` (a CudaLocalMultigrid<T> on the same device) for its
+  /// levels. Throws AccelError after setup(): its cycle graphs name its own.
+  void share_work(LocalSolver& finer) override;
   LocalSolveStats last_stats() const override { return stats_; }
   std::string description() const override;
 
@@ -148,6 +168,9 @@ class CudaLocalMultigrid final : public LocalSolver {
   void build(const std::vector<const BandedMatrix<double>*>& levels);
   /// The storage of level k (device buffers, Dirichlet rows uploaded), no numbers yet.
   void shape_level(std::size_t k, const BandedMatrix<double>& src);
+  /// Level k's work in work_, with the buffers this solver's cycle needs (made where missing).
+  /// Throws AccelError where the set's level k has another size (shared with a finer solver).
+  LevelWork<T>* level_work(std::size_t k, std::size_t rows);
   /// The numbers of setup() and update(), through the staging buffers into the device storage
   /// that build() made. Messages start with `who`.
   void load_numbers(const std::vector<const BandedMatrix<double>*>& levels, const char* who);
@@ -188,6 +211,7 @@ class CudaLocalMultigrid final : public LocalSolver {
   std::string device_name_;
   Stream stream_;
   std::vector<DeviceLevel<T>> levels_;
+  std::shared_ptr<WorkSet<T>> work_ = std::make_shared<WorkSet<T>>();
   /// The V-cycle's graphs: which Jacobi buffer holds a level's iterate is host-side state that
   /// a graph bakes in. Only the finest level's start matters: every coarser level (and the
   /// finest in the first cycle) starts from x = 0, which every smoother writes before it reads.
@@ -227,6 +251,9 @@ void CudaLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>
   select_device();
   stream_.synchronize();
   drop_hierarchy();
+  // Work vectors of its own, unless it shares a finer solver's; a set only this solver held
+  // goes with its old hierarchy.
+  if (work_.use_count() == 1) work_ = std::make_shared<WorkSet<T>>();
   try {
     build(levels);
   } catch (...) {
@@ -234,6 +261,16 @@ void CudaLocalMultigrid<T>::setup(const std::vector<const BandedMatrix<double>*>
     drop_hierarchy();
     throw;
   }
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::share_work(LocalSolver& finer) {
+  if (!levels_.empty())
+    throw AccelError(
+        "cuda local multigrid: share_work() after setup(), whose levels use their own work "
+        "vectors");
+  auto* f = dynamic_cast<CudaLocalMultigrid<T>*>(&finer);
+  if (f != nullptr && f != this && f->device_ == device_) work_ = f->work_;
 }
 
 template <class T>
@@ -299,13 +336,11 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
   for (std::size_t r : l.unit_rows) mask[r] = 1;
   l.dirichlet = DeviceBuffer<unsigned char>(rows);
   upload(l.dirichlet.get(), mask.data(), rows);
-  l.b = DeviceBuffer<T>(rows);
-  l.x[0] = DeviceBuffer<T>(rows);
+  l.work = level_work(k, rows);
   l.current = 0;
   if (k > 0) {
     l.bands = DeviceBuffer<T>(rows * kBands);
     l.invdiag = DeviceBuffer<T>(rows);
-    l.x[1] = DeviceBuffer<T>(rows);
     if (x_lines(params_.smoother) || y_lines(params_.smoother) || ilu(params_.smoother)) {
       l.host = BandedMatrix<T>(src.macros, src.n);
       if (ilu(params_.smoother)) {
@@ -324,12 +359,34 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
       if (y_lines(params_.smoother)) {
         l.host_transposed = BandedMatrix<T>(src.macros, src.n);
         l.transposed = DeviceBuffer<T>(rows * kBands);
-        l.bt = DeviceBuffer<T>(rows);
-        l.xt = DeviceBuffer<T>(rows);
       }
     }
   }
   stream_.synchronize();  // before the mask goes
+}
+
+template <class T>
+LevelWork<T>* CudaLocalMultigrid<T>::level_work(std::size_t k, std::size_t rows) {
+  WorkSet<T>& set = *work_;
+  if (set.size() <= k) set.resize(k + 1);
+  if (!set[k]) set[k] = std::make_unique<LevelWork<T>>();
+  LevelWork<T>& w = *set[k];
+  if (w.b.size() != 0 && w.b.size() != rows)
+    throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + " has " +
+                     std::to_string(rows) + " rows, but the work vectors shared with a finer " +
+                     "solver (share_work) have " + std::to_string(w.b.size()));
+  // Only what this solver's cycle uses and the set lacks: a buffer once made stays where it is.
+  const auto fit = [rows](DeviceBuffer<T>& v) {
+    if (v.size() == 0) v = DeviceBuffer<T>(rows);
+  };
+  fit(w.b);
+  fit(w.x[0]);
+  if (k > 0) fit(w.x[1]);
+  if (k > 0 && y_lines(params_.smoother)) {
+    fit(w.bt);
+    fit(w.xt);
+  }
+  return &w;
 }
 
 template <class T>
@@ -425,16 +482,15 @@ void CudaLocalMultigrid<T>::smooth_lines(DeviceLevel<T>& l, int steps, bool x_is
   const cudaStream_t s = stream_.get();
   const std::size_t rows = l.shape.rows;
   const auto sweep_x = [&](bool reverse) {
-    launch_zebra_sweep(l.view(), l.b.get(), l.iterate(), omega, l.shape, reverse, s);
+    launch_zebra_sweep(l.view(), l.b(), l.iterate(), omega, l.shape, reverse, s);
   };
   const auto sweep_y = [&](bool reverse) {
-    launch_transpose_grid(l.iterate(), l.xt.get(), l.shape, s);
-    launch_zebra_sweep(l.transposed_view(), l.bt.get(), l.xt.get(), omega, l.shape, reverse, s);
-    launch_transpose_grid(l.xt.get(), l.iterate(), l.shape, s);
+    launch_transpose_grid(l.iterate(), l.xt(), l.shape, s);
+    launch_zebra_sweep(l.transposed_view(), l.bt(), l.xt(), omega, l.shape, reverse, s);
+    launch_transpose_grid(l.xt(), l.iterate(), l.shape, s);
   };
   if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * rows, s));
-  if (y_lines(params_.smoother) && steps > 0)
-    launch_transpose_grid(l.b.get(), l.bt.get(), l.shape, s);
+  if (y_lines(params_.smoother) && steps > 0) launch_transpose_grid(l.b(), l.bt(), l.shape, s);
   for (int step = 0; step < steps; ++step) {
     switch (params_.smoother) {
       case SmootherType::trigs_x:
@@ -467,9 +523,9 @@ void CudaLocalMultigrid<T>::smooth_ilu(DeviceLevel<T>& l, int steps, bool x_is_z
   for (int step = 0; step < steps; ++step) {
     // From x = 0, b + R x is b (the cpu smoother copies it). No mask: the cpu sweep has none,
     // and a Dirichlet row's unit factors and zero remainder leave it at its b.
-    const T* d = l.b.get();
+    const T* d = l.b();
     if (step > 0 || !x_is_zero) {
-      launch_ilu_remainder(l.remainder_view(), l.b.get(), l.iterate(), c, l.shape, s);
+      launch_ilu_remainder(l.remainder_view(), l.b(), l.iterate(), c, l.shape, s);
       d = c;
     }
     launch_ilu_sweep(l.ilu_view(), d, c, omega, l.iterate(), l.shape, s);
@@ -494,12 +550,12 @@ void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero,
     if (x_is_zero) QUILT_CUDA_CHECK(cudaMemsetAsync(l.iterate(), 0, sizeof(T) * l.shape.rows, s));
     for (int step = 0; step < steps; ++step) {
       if (params_.smoother == SmootherType::ssor) {
-        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
-                               false, s);
-        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
-                               true, s);
+        launch_colour_gs_sweep(l.view(), l.b(), l.invdiag.get(), omega, l.iterate(), l.shape, false,
+                               s);
+        launch_colour_gs_sweep(l.view(), l.b(), l.invdiag.get(), omega, l.iterate(), l.shape, true,
+                               s);
       } else {
-        launch_colour_gs_sweep(l.view(), l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape,
+        launch_colour_gs_sweep(l.view(), l.b(), l.invdiag.get(), omega, l.iterate(), l.shape,
                                backward, s);
       }
     }
@@ -507,10 +563,10 @@ void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero,
   }
   for (int step = 0; step < steps; ++step) {
     if (step == 0 && x_is_zero) {
-      launch_jacobi_from_zero(l.b.get(), l.invdiag.get(), omega, l.iterate(), l.shape, s);
+      launch_jacobi_from_zero(l.b(), l.invdiag.get(), omega, l.iterate(), l.shape, s);
     } else {
-      launch_band<T, BandOp::jacobi>(l.view(), l.iterate(), l.b.get(), l.invdiag.get(), nullptr,
-                                     omega, l.spare(), l.shape, s);
+      launch_band<T, BandOp::jacobi>(l.view(), l.iterate(), l.b(), l.invdiag.get(), nullptr, omega,
+                                     l.spare(), l.shape, s);
       l.current = 1 - l.current;
     }
   }
@@ -526,17 +582,17 @@ void CudaLocalMultigrid<T>::vcycle(int k, bool x_is_zero) {
     // A single level is a plain direct solve of the caller's defect, which need not be 0 at the
     // Dirichlet rows; below the finest level it is, and the exact 0 is enforced.
     const unsigned char* dirichlet = levels_.size() > 1 ? l.dirichlet.get() : nullptr;
-    launch_lu_solve(coarse_lu_.get(), coarse_perm_.get(), dirichlet, l.b.get(), l.iterate(),
+    launch_lu_solve(coarse_lu_.get(), coarse_perm_.get(), dirichlet, l.b(), l.iterate(),
                     coarse_size_, macros_, s);
     return;
   }
   smooth(l, params_.pre_smooth, x_is_zero, false);
   // The defect goes to the spare buffer: it is free between the smoothing sweeps.
   T* d = l.spare();
-  launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b.get(), nullptr, l.dirichlet.get(), T(0),
-                                 d, l.shape, s);
+  launch_band<T, BandOp::defect>(l.view(), l.iterate(), l.b(), nullptr, l.dirichlet.get(), T(0), d,
+                                 l.shape, s);
   DeviceLevel<T>& c = levels_[k - 1];
-  launch_restrict(d, c.dirichlet.get(), c.b.get(), c.shape, l.shape, s);
+  launch_restrict(d, c.dirichlet.get(), c.b(), c.shape, l.shape, s);
   vcycle(k - 1, true);
   launch_prolongate_add(c.iterate(), l.iterate(), c.shape, l.shape, s);
   smooth(l, params_.post_smooth, false, true);
@@ -566,8 +622,8 @@ void CudaLocalMultigrid<T>::finest_defect_norms(const T* x) {
     std::fill(host_norms_.get(), host_norms_.get() + macros_, 0.0);
     return;
   }
-  launch_defect_norms(f.view(), x, f.b.get(), f.shape, norm_chunks_, norm_partial_.get(),
-                      norms_.get(), s);
+  launch_defect_norms(f.view(), x, f.b(), f.shape, norm_chunks_, norm_partial_.get(), norms_.get(),
+                      s);
   QUILT_CUDA_CHECK(cudaMemcpyAsync(host_norms_.get(), norms_.get(), sizeof(double) * macros_,
                                    cudaMemcpyDeviceToHost, s));
   stream_.synchronize();
@@ -605,10 +661,10 @@ void CudaLocalMultigrid<T>::solve(const double* defect, double* correction) {
     source = host_io_.get();
   }
   if constexpr (std::is_same_v<T, double>) {
-    QUILT_CUDA_CHECK(cudaMemcpyAsync(f.b.get(), source, bytes, cudaMemcpyHostToDevice, s));
+    QUILT_CUDA_CHECK(cudaMemcpyAsync(f.b(), source, bytes, cudaMemcpyHostToDevice, s));
   } else {
     QUILT_CUDA_CHECK(cudaMemcpyAsync(io_.get(), source, bytes, cudaMemcpyHostToDevice, s));
-    launch_convert(io_.get(), f.b.get(), rows, s);
+    launch_convert(io_.get(), f.b(), rows, s);
   }
 
   const bool measure = params_.digits > 0.0;

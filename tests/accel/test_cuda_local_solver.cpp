@@ -571,6 +571,74 @@ TEST(CudaLocalSolver, RepeatedSolvesReplayTheCycleGraphs) {
   }
 }
 
+/// The local solvers of two global levels in one set of device vectors (share_work): the finer
+/// on levels 1..5, the coarser on 1..4 with other matrices. Their solves, alternated, are bitwise
+/// those of solvers of their own: nothing one leaves in the vectors reaches the other's next
+/// solve, and the graphs each captured still name the right vectors. Jacobi with an odd sweep
+/// count (the iterate ends in the second buffer), ILU(0) (the spare iterate as its scratch) and
+/// the zebra ADI-TRIGS (b and x grid-transposed), in both precisions.
+TEST(CudaLocalSolver, SolversSharingTheirWorkSolveAsAlone) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem fine = make_problem(1, 5, mixed_macros(2), 91u);
+  const Problem coarse = make_problem(
+      1, 4, {Macro{7.5, {false, true, true, false}}, Macro{0.3, {true, false, false, false}}}, 92u);
+  for (SmootherType smoother : {SmootherType::jacobi, SmootherType::ilu, SmootherType::aditrigs})
+    for (Precision precision : {Precision::float32, Precision::float64}) {
+      SCOPED_TRACE(to_string(smoother) + " " + to_string(precision));
+      LocalSolverParams p = params_for(Target::cuda, precision);
+      p.smoother = smoother;
+      p.pre_smooth = 3;
+      p.post_smooth = 1;
+      if (smoother == SmootherType::aditrigs) {
+        p.ordering = SweepOrder::colour;
+        p.pre_smooth = 1;  // the emulation's fibers are slow
+      }
+      p.max_cycles = 2;
+      auto shared_fine = make_local_solver(p), shared_coarse = make_local_solver(p);
+      shared_coarse->share_work(*shared_fine);
+      // The coarser one first: it makes levels 0..4 and captures its graphs in them before the
+      // finer one's set-up, which must leave them where they are.
+      shared_coarse->setup(coarse.levels());
+      const std::vector<double> c1 = solve_with(*shared_coarse, coarse.defect);
+      shared_fine->setup(fine.levels());
+      const std::vector<double> f1 = solve_with(*shared_fine, fine.defect);
+      const std::vector<double> c2 = solve_with(*shared_coarse, coarse.defect);
+      const std::vector<double> f2 = solve_with(*shared_fine, fine.defect);
+      auto fine_alone = make_local_solver(p), coarse_alone = make_local_solver(p);
+      fine_alone->setup(fine.levels());
+      coarse_alone->setup(coarse.levels());
+      EXPECT_TRUE(bitwise_equal(c1, solve_with(*coarse_alone, coarse.defect)));
+      EXPECT_TRUE(bitwise_equal(f1, solve_with(*fine_alone, fine.defect)));
+      EXPECT_TRUE(bitwise_equal(c2, c1));
+      EXPECT_TRUE(bitwise_equal(f2, f1));
+    }
+}
+
+/// A solver on other macros cannot take the vectors it shares (which shows that it does share
+/// them), a solver already set up keeps its own, and one of another precision shares nothing.
+TEST(CudaLocalSolver, SharedWorkRefusesOtherSizesAndALateShare) {
+  QUILT_REQUIRE_CUDA_DEVICE();
+  const Problem two = make_problem(1, 4, mixed_macros(2), 93u);
+  const Problem one = make_problem(1, 3, mixed_macros(1), 94u);
+  const LocalSolverParams p = params_for(Target::cuda, Precision::float32);
+  auto fine = make_local_solver(p);
+  fine->setup(two.levels());
+  auto coarse = make_local_solver(p);
+  coarse->share_work(*fine);
+  try {
+    coarse->setup(one.levels());
+    ADD_FAILURE() << "setup on other sizes than the shared vectors' did not throw";
+  } catch (const AccelError& e) {
+    EXPECT_NE(std::string(e.what()).find("shared"), std::string::npos) << e.what();
+  }
+  auto late = make_local_solver(p);
+  late->setup(one.levels());
+  EXPECT_THROW(late->share_work(*fine), AccelError);
+  auto other = make_local_solver(params_for(Target::cuda, Precision::float64));
+  other->share_work(*fine);
+  EXPECT_NO_THROW(other->setup(one.levels()));
+}
+
 /// pin_io(): solves on the named vectors copy straight from and to them (no staging), others
 /// are staged; both give the same correction, bitwise, in each precision and with several cycles
 /// (digits > 0: the norms are read back in between).
