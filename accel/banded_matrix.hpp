@@ -62,6 +62,14 @@ struct BandedMatrix {
   }
   /// False for a shape_only batch.
   bool has_bands() const { return band[0].size() == rows(); }
+  /// This storage as a batch of `macros_` macros of side n_, its entries unspecified. The bands
+  /// keep their capacity: a scratch batch shaped once for the largest batch then serves every
+  /// smaller one (and the largest again) without allocating.
+  void reshape(int macros_, int n_) {
+    macros = macros_;
+    n = n_;
+    for (auto& b : band) b.resize(rows());
+  }
   std::size_t rows_per_macro() const { return static_cast<std::size_t>(n) * n; }
   std::size_t rows() const { return rows_per_macro() * macros; }
 

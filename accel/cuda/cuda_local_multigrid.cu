@@ -90,9 +90,28 @@ struct LevelWork {
   DeviceBuffer<T> bt, xt;  ///< b and x grid-transposed (y-line smoothers, levels k >= 1)
 };
 
-/// The work of every level, coarsest first, held by address so that it never moves.
+/// What loading a level's numbers computes on the host (CudaLocalMultigrid::load_level): the
+/// matrix converted to T, and from it the cpu target's ILU(0) factors and remainder, or the grid
+/// transpose A' and the Thomas factors of one of them, which are formed only to refuse the
+/// singular lines that the cpu target refuses, with its message. Uploaded or thrown away before
+/// the next level loads, so one set, shaped for the largest level, serves every level.
 template <class T>
-using WorkSet = std::vector<std::unique_ptr<LevelWork<T>>>;
+struct HostScratch {
+  BandedMatrix<T> converted;
+  BandedMatrix<T> ilu;         ///< ILU(0) only
+  BandedMatrix<T> transposed;  ///< y-line smoothers only
+  std::vector<T> line_factors;
+  typename cpu::IluSmoother<T>::Remainder remainder;
+  typename cpu::IluSmoother<T>::Window ilu_window;
+};
+
+/// The work of the solvers of share_work: every level's, coarsest first, held by address so that
+/// it never moves, and the host scratch of their set-ups and updates, which run one at a time.
+template <class T>
+struct WorkSet {
+  std::vector<std::unique_ptr<LevelWork<T>>> levels;
+  HostScratch<T> host;
+};
 
 /// Device-resident state of one level of the batch.
 template <class T>
@@ -104,21 +123,12 @@ struct DeviceLevel {
   std::vector<std::size_t> unit_rows;     ///< the same rows, on the host for update()'s check
   LevelWork<T>* work = nullptr;           ///< in the solver's work set
   int current = 0;                        ///< which x holds the iterate
-  // Line smoothers only (k >= 1): the grid transpose A' whose x-lines are A's y-lines (the
-  // device solves each line from its bands: no factors; b and x transposed are in work); on the
-  // host the converted matrix and A', and room for the Thomas factors of one of them, which are
-  // formed only to refuse the singular lines that the cpu target refuses, with its message.
+  // y-line smoothers only (k >= 1): the grid transpose A' whose x-lines are A's y-lines (the
+  // device solves each line from its bands: no factors; b and x transposed are in work).
   DeviceBuffer<T> transposed;
-  BandedMatrix<T> host;
-  BandedMatrix<T> host_transposed;
-  std::vector<T> host_factors;
-  // ILU(0) only (k >= 1): the cpu target's factors of the converted matrix `host` and their
-  // remainder R, on the host and on the device in the layout of the bands, and the
-  // factorisation's double window.
+  // ILU(0) only (k >= 1): the cpu target's factors of the converted matrix and their remainder
+  // R, in the layout of the bands.
   DeviceBuffer<T> ilu_factors, ilu_remainder;
-  BandedMatrix<T> host_ilu;
-  typename cpu::IluSmoother<T>::Remainder host_remainder;
-  typename cpu::IluSmoother<T>::Window ilu_window;
 
   DeviceBands<T> transposed_view() const { return bands_in(transposed, shape.rows); }
   DeviceBands<T> ilu_view() const { return bands_in(ilu_factors, shape.rows); }
@@ -174,8 +184,12 @@ class CudaLocalMultigrid final : public LocalSolver {
   /// The numbers of setup() and update(), through the staging buffers into the device storage
   /// that build() made. Messages start with `who`.
   void load_numbers(const std::vector<const BandedMatrix<double>*>& levels, const char* who);
-  /// 1 / diag and the bands of level k >= 1.
+  /// 1 / diag and the bands of level k >= 1, and what the smoother derives from them on the host.
   void load_level(std::size_t k, const BandedMatrix<double>& src, const char* who);
+  /// Whether the smoother's numbers are derived on the host (ILU(0), line smoothers).
+  bool loads_on_host() const;
+  /// The host scratch of the work set shaped for `finest`, this solver's finest level.
+  void shape_host_scratch(const BandedMatrix<double>& finest);
   /// Coarsest level: dense P A = L U per macro in double on the host (factorise_dense, as the cpu
   /// target), factors stored in T, column-major so the substitution kernel reads each column
   /// with unit stride.
@@ -313,6 +327,7 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
   staging_perm_.resize(coarse_perm_.size());
   dense_.resize(block);
   pivot_.resize(coarse_size_);
+  shape_host_scratch(*levels.back());
   load_numbers(levels, kSetup);
 
   io_ = std::is_same_v<T, double> ? DeviceBuffer<double>() : DeviceBuffer<double>(fine.rows);
@@ -341,33 +356,22 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
   if (k > 0) {
     l.bands = DeviceBuffer<T>(rows * kBands);
     l.invdiag = DeviceBuffer<T>(rows);
-    if (x_lines(params_.smoother) || y_lines(params_.smoother) || ilu(params_.smoother)) {
-      l.host = BandedMatrix<T>(src.macros, src.n);
-      if (ilu(params_.smoother)) {
-        l.ilu_factors = DeviceBuffer<T>(rows * kBands);
-        l.ilu_remainder = DeviceBuffer<T>(rows * 4);
-        l.host_ilu = BandedMatrix<T>(src.macros, src.n);
-        l.ilu_window.resize(2 * static_cast<std::size_t>(src.n));
-      }
-      if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
-        if (!pcr_fits<T>(src.n))
-          throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + ": lines of " +
-                           std::to_string(src.n) +
-                           " nodes do not fit one block of the cuda target's line solve");
-        l.host_factors.resize(2 * rows);
-      }
-      if (y_lines(params_.smoother)) {
-        l.host_transposed = BandedMatrix<T>(src.macros, src.n);
-        l.transposed = DeviceBuffer<T>(rows * kBands);
-      }
+    if (ilu(params_.smoother)) {
+      l.ilu_factors = DeviceBuffer<T>(rows * kBands);
+      l.ilu_remainder = DeviceBuffer<T>(rows * 4);
     }
+    if ((x_lines(params_.smoother) || y_lines(params_.smoother)) && !pcr_fits<T>(src.n))
+      throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + ": lines of " +
+                       std::to_string(src.n) +
+                       " nodes do not fit one block of the cuda target's line solve");
+    if (y_lines(params_.smoother)) l.transposed = DeviceBuffer<T>(rows * kBands);
   }
   stream_.synchronize();  // before the mask goes
 }
 
 template <class T>
 LevelWork<T>* CudaLocalMultigrid<T>::level_work(std::size_t k, std::size_t rows) {
-  WorkSet<T>& set = *work_;
+  auto& set = work_->levels;
   if (set.size() <= k) set.resize(k + 1);
   if (!set[k]) set[k] = std::make_unique<LevelWork<T>>();
   LevelWork<T>& w = *set[k];
@@ -422,35 +426,64 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     upload(l.bands.get() + b * rows, staged, rows);
   }
   stream_.synchronize();
-  if (l.host.macros == 0) return;
-  // ILU(0): the cpu target's factors of the converted matrix. Line smoothers: its transpose, and
-  // the cpu target's check of the lines (its factorisation, thrown away).
+  if (!loads_on_host()) return;
+  // The cpu target's ILU(0) factors of the converted matrix; for the line smoothers its
+  // transpose, and the cpu target's check of the lines (its factorisation, thrown away). In the
+  // host scratch, reshaped within the capacity that shape_host_scratch gave it.
+  HostScratch<T>& h = work_->host;
+  h.converted.reshape(src.macros, src.n);
   for (int b = 0; b < kBands; ++b)
-    std::transform(src.band[b].begin(), src.band[b].end(), l.host.band[b].begin(),
+    std::transform(src.band[b].begin(), src.band[b].end(), h.converted.band[b].begin(),
                    [](double v) { return static_cast<T>(v); });
   if (ilu(params_.smoother)) {
+    h.ilu.reshape(src.macros, src.n);
+    h.ilu_window.resize(2 * static_cast<std::size_t>(src.n));
     try {
-      cpu::IluSmoother<T>::factorise(l.host, l.host_ilu, l.ilu_window);
+      cpu::IluSmoother<T>::factorise(h.converted, h.ilu, h.ilu_window);
     } catch (const AccelError& e) {
       throw AccelError(std::string(who) + ": level " + std::to_string(k) + ", " + e.what());
     }
-    cpu::IluSmoother<T>::remainder(l.host_ilu, l.host_remainder);
+    cpu::IluSmoother<T>::remainder(h.ilu, h.remainder);
     for (int b = 0; b < kBands; ++b)
-      upload(l.ilu_factors.get() + b * rows, l.host_ilu.band[b].data(), rows);
+      upload(l.ilu_factors.get() + b * rows, h.ilu.band[b].data(), rows);
     for (int b = 0; b < 4; ++b)
-      upload(l.ilu_remainder.get() + b * rows, l.host_remainder[b].data(), rows);
+      upload(l.ilu_remainder.get() + b * rows, h.remainder[b].data(), rows);
   }
+  if (x_lines(params_.smoother) || y_lines(params_.smoother)) h.line_factors.resize(2 * rows);
   if (x_lines(params_.smoother))
-    cpu::LineSmoother<T>::factorise(l.host, l.host_factors.data(), l.host_factors.data() + rows,
-                                    false);
+    cpu::LineSmoother<T>::factorise(h.converted, h.line_factors.data(),
+                                    h.line_factors.data() + rows, false);
   if (y_lines(params_.smoother)) {
-    cpu::grid_transpose_into(l.host, l.host_transposed);
-    cpu::LineSmoother<T>::factorise(l.host_transposed, l.host_factors.data(),
-                                    l.host_factors.data() + rows, true);
+    h.transposed.reshape(src.macros, src.n);
+    cpu::grid_transpose_into(h.converted, h.transposed);
+    cpu::LineSmoother<T>::factorise(h.transposed, h.line_factors.data(),
+                                    h.line_factors.data() + rows, true);
     for (int b = 0; b < kBands; ++b)
-      upload(l.transposed.get() + b * rows, l.host_transposed.band[b].data(), rows);
+      upload(l.transposed.get() + b * rows, h.transposed.band[b].data(), rows);
   }
-  stream_.synchronize();
+  stream_.synchronize();  // before the next level's numbers overwrite the scratch
+}
+
+template <class T>
+bool CudaLocalMultigrid<T>::loads_on_host() const {
+  return x_lines(params_.smoother) || y_lines(params_.smoother) || ilu(params_.smoother);
+}
+
+template <class T>
+void CudaLocalMultigrid<T>::shape_host_scratch(const BandedMatrix<double>& finest) {
+  if (!loads_on_host()) return;
+  // The storage for this solver's finest level, which the coarser levels' loads reshape
+  // without allocating; a finer solver sharing the set may have left more capacity.
+  HostScratch<T>& h = work_->host;
+  const std::size_t rows = finest.rows();
+  h.converted.reshape(finest.macros, finest.n);
+  if (ilu(params_.smoother)) {
+    h.ilu.reshape(finest.macros, finest.n);
+    h.ilu_window.resize(2 * static_cast<std::size_t>(finest.n));
+    for (auto& r : h.remainder) r.resize(rows);
+  }
+  if (x_lines(params_.smoother) || y_lines(params_.smoother)) h.line_factors.resize(2 * rows);
+  if (y_lines(params_.smoother)) h.transposed.reshape(finest.macros, finest.n);
 }
 
 template <class T>

@@ -574,9 +574,10 @@ TEST(CudaLocalSolver, RepeatedSolvesReplayTheCycleGraphs) {
 /// The local solvers of two global levels in one set of device vectors (share_work): the finer
 /// on levels 1..5, the coarser on 1..4 with other matrices. Their solves, alternated, are bitwise
 /// those of solvers of their own: nothing one leaves in the vectors reaches the other's next
-/// solve, and the graphs each captured still name the right vectors. Jacobi with an odd sweep
-/// count (the iterate ends in the second buffer), ILU(0) (the spare iterate as its scratch) and
-/// the zebra ADI-TRIGS (b and x grid-transposed), in both precisions.
+/// solve, and the graphs each captured still name the right vectors; their updates load their
+/// numbers through one host scratch. Jacobi with an odd sweep count (the iterate ends in the
+/// second buffer), ILU(0) (the spare iterate as its scratch) and the zebra ADI-TRIGS (b and x
+/// grid-transposed), in both precisions.
 TEST(CudaLocalSolver, SolversSharingTheirWorkSolveAsAlone) {
   QUILT_REQUIRE_CUDA_DEVICE();
   const Problem fine = make_problem(1, 5, mixed_macros(2), 91u);
@@ -611,6 +612,11 @@ TEST(CudaLocalSolver, SolversSharingTheirWorkSolveAsAlone) {
       EXPECT_TRUE(bitwise_equal(f1, solve_with(*fine_alone, fine.defect)));
       EXPECT_TRUE(bitwise_equal(c2, c1));
       EXPECT_TRUE(bitwise_equal(f2, f1));
+      // Their updates derive the smoothers' numbers in the host scratch that both share.
+      shared_coarse->update(coarse.levels());
+      shared_fine->update(fine.levels());
+      EXPECT_TRUE(bitwise_equal(solve_with(*shared_coarse, coarse.defect), c1));
+      EXPECT_TRUE(bitwise_equal(solve_with(*shared_fine, fine.defect), f1));
     }
 }
 

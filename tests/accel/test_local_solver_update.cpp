@@ -302,6 +302,23 @@ TEST(DenseLuUpdate, RefactorisesBitwiseAsAFreshFactorisation) {
   EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)), 0);
 }
 
+TEST(BandedMatrix, ReshapedWithinItsCapacityAllocatesNothing) {
+  // A scratch batch shaped once for the largest batch serves smaller ones and the largest again
+  // without allocating (the cuda target's host scratch); each shape addresses its own rows.
+  BandedMatrix<float> A(3, 17);
+  const long before = testing::allocation_count();
+  A.reshape(2, 9);
+  EXPECT_EQ(A.rows(), std::size_t{2 * 81});
+  EXPECT_TRUE(A.has_bands());
+  A.at(kCentre, 1, 80) = 5.0f;  // the last row of the last macro
+  EXPECT_EQ(A.band[kCentre][161], 5.0f);
+  A.reshape(3, 17);
+  EXPECT_EQ(A.band[kBands - 1].size(), std::size_t{3 * 289});
+  EXPECT_EQ(testing::allocation_count() - before, 0);
+  A.reshape(4, 17);  // beyond the capacity: every band grows
+  EXPECT_GE(testing::allocation_count() - before, kBands);
+}
+
 TEST(AllocationCounter, SeesAnAllocation) {
   const long before = testing::allocation_count();
   const auto v = std::make_unique<std::vector<int>>(100);
