@@ -52,6 +52,9 @@ bool x_lines(SmootherType s) {
 bool y_lines(SmootherType s) {
   return s == SmootherType::trigs_y || s == SmootherType::aditrigs;
 }
+bool lines(SmootherType s) {
+  return x_lines(s) || y_lines(s);
+}
 bool ilu(SmootherType s) {
   return s == SmootherType::ilu;
 }
@@ -94,7 +97,7 @@ struct LevelWork {
 /// matrix converted to T, and from it the cpu target's ILU(0) factors and remainder, or the grid
 /// transpose A' and the Thomas factors of one of them, which are formed only to refuse the
 /// singular lines that the cpu target refuses, with its message. Uploaded or thrown away before
-/// the next level loads, so one set, shaped for the largest level, serves every level.
+/// the next level loads, so one set, reshaped to each level in turn, serves every level.
 template <class T>
 struct HostScratch {
   BandedMatrix<T> converted;
@@ -188,8 +191,6 @@ class CudaLocalMultigrid final : public LocalSolver {
   void load_level(std::size_t k, const BandedMatrix<double>& src, const char* who);
   /// Whether the smoother's numbers are derived on the host (ILU(0), line smoothers).
   bool loads_on_host() const;
-  /// The host scratch of the work set shaped for `finest`, this solver's finest level.
-  void shape_host_scratch(const BandedMatrix<double>& finest);
   /// Coarsest level: dense P A = L U per macro in double on the host (factorise_dense, as the cpu
   /// target), factors stored in T, column-major so the substitution kernel reads each column
   /// with unit stride.
@@ -327,7 +328,6 @@ void CudaLocalMultigrid<T>::build(const std::vector<const BandedMatrix<double>*>
   staging_perm_.resize(coarse_perm_.size());
   dense_.resize(block);
   pivot_.resize(coarse_size_);
-  shape_host_scratch(*levels.back());
   load_numbers(levels, kSetup);
 
   io_ = std::is_same_v<T, double> ? DeviceBuffer<double>() : DeviceBuffer<double>(fine.rows);
@@ -360,7 +360,7 @@ void CudaLocalMultigrid<T>::shape_level(std::size_t k, const BandedMatrix<double
       l.ilu_factors = DeviceBuffer<T>(rows * kBands);
       l.ilu_remainder = DeviceBuffer<T>(rows * 4);
     }
-    if ((x_lines(params_.smoother) || y_lines(params_.smoother)) && !pcr_fits<T>(src.n))
+    if (lines(params_.smoother) && !pcr_fits<T>(src.n))
       throw AccelError(std::string(kSetup) + ": level " + std::to_string(k) + ": lines of " +
                        std::to_string(src.n) +
                        " nodes do not fit one block of the cuda target's line solve");
@@ -429,7 +429,8 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
   if (!loads_on_host()) return;
   // The cpu target's ILU(0) factors of the converted matrix; for the line smoothers its
   // transpose, and the cpu target's check of the lines (its factorisation, thrown away). In the
-  // host scratch, reshaped within the capacity that shape_host_scratch gave it.
+  // host scratch, reshaped to this level: it grows while the set-up loads the levels coarsest
+  // first, and an update's loads stay within the capacity the finest level gave it.
   HostScratch<T>& h = work_->host;
   h.converted.reshape(src.macros, src.n);
   for (int b = 0; b < kBands; ++b)
@@ -449,7 +450,7 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
     for (int b = 0; b < 4; ++b)
       upload(l.ilu_remainder.get() + b * rows, h.remainder[b].data(), rows);
   }
-  if (x_lines(params_.smoother) || y_lines(params_.smoother)) h.line_factors.resize(2 * rows);
+  if (lines(params_.smoother)) h.line_factors.resize(2 * rows);
   if (x_lines(params_.smoother))
     cpu::LineSmoother<T>::factorise(h.converted, h.line_factors.data(),
                                     h.line_factors.data() + rows, false);
@@ -466,24 +467,7 @@ void CudaLocalMultigrid<T>::load_level(std::size_t k, const BandedMatrix<double>
 
 template <class T>
 bool CudaLocalMultigrid<T>::loads_on_host() const {
-  return x_lines(params_.smoother) || y_lines(params_.smoother) || ilu(params_.smoother);
-}
-
-template <class T>
-void CudaLocalMultigrid<T>::shape_host_scratch(const BandedMatrix<double>& finest) {
-  if (!loads_on_host()) return;
-  // The storage for this solver's finest level, which the coarser levels' loads reshape
-  // without allocating; a finer solver sharing the set may have left more capacity.
-  HostScratch<T>& h = work_->host;
-  const std::size_t rows = finest.rows();
-  h.converted.reshape(finest.macros, finest.n);
-  if (ilu(params_.smoother)) {
-    h.ilu.reshape(finest.macros, finest.n);
-    h.ilu_window.resize(2 * static_cast<std::size_t>(finest.n));
-    for (auto& r : h.remainder) r.resize(rows);
-  }
-  if (x_lines(params_.smoother) || y_lines(params_.smoother)) h.line_factors.resize(2 * rows);
-  if (y_lines(params_.smoother)) h.transposed.reshape(finest.macros, finest.n);
+  return lines(params_.smoother) || ilu(params_.smoother);
 }
 
 template <class T>
@@ -569,7 +553,7 @@ template <class T>
 void CudaLocalMultigrid<T>::smooth(DeviceLevel<T>& l, int steps, bool x_is_zero, bool backward) {
   const T omega = static_cast<T>(params_.omega());
   const cudaStream_t s = stream_.get();
-  if (x_lines(params_.smoother) || y_lines(params_.smoother)) {
+  if (lines(params_.smoother)) {
     smooth_lines(l, steps, x_is_zero, backward);
     return;
   }
