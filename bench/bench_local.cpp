@@ -10,7 +10,8 @@
 //       (accel/stencil_zones.hpp): SpMV, defect, one sweep of Jacobi, Gauss-Seidel, ILU(0),
 //       the x- and the y-line TRIGS and ADI-TRIGS, in
 //       unknowns/s and GB/s (bytes of the arrays each one streams) against a triad run
-//       alternately with each kernel's repetitions,
+//       alternately with each kernel's repetitions: best against best, and paired (the median
+//       of each repetition against the triad run just before it),
 //   (4) the same band kernels in cache (2 macros at level 7), ns per unknown in double and
 //       float: the cost of their arithmetic and its code,
 //   (5) the time per unknown of one local V-cycle on a batch of Q1 Laplacians: the default cycle
@@ -127,21 +128,33 @@ double triad_bandwidth(const Config& cfg, std::size_t* array_bytes) {
 /// A kernel's best-of-reps seconds and the best triad bandwidth of a triad run alternately with
 /// it, so that both come from the same seconds: this VM's bandwidth drifts by up to +-20 % within
 /// minutes, and a triad measured once for a whole table misjudged the kernels measured later.
+/// Besides the two bests, the median over the repetitions of (the triad's seconds / the kernel's
+/// seconds) of each triad and the kernel run right after it: a ratio of two timings under the
+/// same load, which the bests, each from its own quietest moment, are not.
 struct Timing {
   double seconds = 0.0;
-  double triad = 0.0;  ///< bytes/s
+  double triad = 0.0;        ///< bytes/s
+  double paired = 0.0;       ///< median of triad seconds / kernel seconds, one pair per repetition
+  double triad_bytes = 0.0;  ///< what the triad streams, as Triad::bandwidth counts it
 };
 
 template <class F>
 Timing best_beside_triad(int reps, Triad& triad, F&& f) {
   double best = 1e300, best_triad = 1e300;
+  std::vector<double> ratios;
   for (int r = 0; r < reps; ++r) {
-    best_triad = std::min(best_triad, triad.seconds());
+    const double t_triad = triad.seconds();
+    best_triad = std::min(best_triad, t_triad);
     const auto t0 = Clock::now();
     f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    best = std::min(best, t);
+    ratios.push_back(t_triad / t);
   }
-  return {best, triad.bandwidth(best_triad)};
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t h = ratios.size() / 2;
+  const double median = ratios.size() % 2 ? ratios[h] : 0.5 * (ratios[h - 1] + ratios[h]);
+  return {best, triad.bandwidth(best_triad), median, triad.bandwidth(1.0)};
 }
 
 /// y = a_1 + ... + a_11 over len entries, the 12 arrays of a[] streamed at one index.
@@ -418,8 +431,11 @@ void kernel_rows(const Config& cfg, const char* precision, double& low, double& 
     const double band_gbs = k.band_arrays * sizeof(T) * rows / band.seconds;
     low = std::min(low, band.triad);
     high = std::max(high, band.triad);
-    std::printf("| %s | %s | %.0f | %.2f GB/s (%.0f%%) | ", k.name, precision,
-                rows / band.seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / band.triad);
+    // bytes / kernel seconds against triad bytes / triad seconds, pair by pair
+    const double band_paired = k.band_arrays * sizeof(T) * rows / band.triad_bytes * band.paired;
+    std::printf("| %s | %s | %.0f | %.2f GB/s (%.0f%%; paired %.0f%%) | ", k.name, precision,
+                rows / band.seconds * 1e-6, band_gbs * 1e-9, 100.0 * band_gbs / band.triad,
+                100.0 * band_paired);
     if (k.zone_arrays == 0) {
       std::printf("- | - | - |\n");
       continue;
@@ -437,7 +453,8 @@ void kernel_table(const Config& cfg) {
   std::printf(
       "\n## Band kernels against constant-stencil zones, level %d (Q1 Laplacians, one stencil "
       "per macro); vs triad: against the best of a triad run alternately with the kernel's "
-      "repetitions\n\n",
+      "repetitions; paired: the median over the repetitions of each kernel run against the triad "
+      "run just before it\n\n",
       cfg.levels.back());
   std::printf(
       "| kernel | precision | bands: Munknowns/s | bands: streamed (vs triad) | zones: "
